@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+#   make            dependencies (apt-get, once), modules (W=1), tools, tests
+#   make check      unit tests, then the VM selftests; ends "N passed, N failed"
+#   make demo       the README's demo in a VM
+#   make install    modules into /lib/modules/$(KVER)/updates, depmod, tc plugin
+#   make sparse     the modules under sparse (C=1)
+#   make checkpatch scripts/checkpatch.pl --strict over our sources
+#
+# KVER is Debian's 6.1 kernel that has headers and a bootable image
+# (scripts/kver); KDIR its build tree.  Both can be overridden.
+
+KVER	?= $(shell $(CURDIR)/scripts/kver 2>/dev/null)
+KDIR	?= /lib/modules/$(KVER)/build
+W	?= 1
+
+CC	?= gcc
+USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
+	       -Wmissing-prototypes -Iinclude -Iselftests/lib
+
+NSCC_CORE   := net/nscc/nscc_core.c
+CORE_HDRS   := include/net/fabric_core.h include/net/fabric_attr.h include/net/nscc.h
+CCREPLAY    := tools/ccreplay/ccreplay
+UNIT_TESTS  := selftests/unit/nscc_test
+
+.PHONY: all deps modules tools tests check demo install clean sparse checkpatch bench help
+
+all: deps modules tools tests
+
+help:
+	@sed -n '3,12p' Makefile | sed 's/^# \{0,1\}//'
+
+deps:
+	@scripts/deps
+
+modules:
+	@test -n "$(KVER)" || { echo "make: no Debian 6.1 kernel with headers found (scripts/kver)"; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) W=$(W) modules
+
+tools: $(CCREPLAY)
+
+tests: $(UNIT_TESTS)
+
+$(CCREPLAY): tools/ccreplay/ccreplay.c tools/ccreplay/algo_nscc.c tools/ccreplay/ccreplay.h $(NSCC_CORE) $(CORE_HDRS)
+	$(CC) $(USER_CFLAGS) -Itools/ccreplay -o $@ $(filter %.c,$^)
+
+selftests/unit/nscc_test: selftests/unit/nscc_test.c $(NSCC_CORE) $(CORE_HDRS) selftests/lib/tap.h
+	$(CC) $(USER_CFLAGS) -o $@ $(filter %.c,$^)
+
+check: all
+	@scripts/check
+
+demo: all
+	@scripts/demo
+
+install: modules tools
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates modules_install
+	depmod -a $(KVER)
+	install -m 0755 $(CCREPLAY) /usr/local/bin/ccreplay
+
+sparse:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) W=$(W) C=2 modules
+
+checkpatch:
+	@scripts/checkpatch
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
+	rm -f $(CCREPLAY) $(UNIT_TESTS)

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Attribute descriptors: one table per module describes each user-facing
+ * knob once (name, kind, default, range, help).  From it the kernel side
+ * (net/core/fabric_attr.c) makes module parameters and per-netns sysctls,
+ * and will make generic netlink attributes; userspace tools (ccreplay
+ * --set) parse the same names with the same rules.
+ *
+ * Names are the spec pages' attribute names in snake_case with the unit in
+ * the name; fractions are thousandths.  The table is an X-macro list in the
+ * algorithm's header (e.g. NSCC_ATTRS in include/net/nscc.h), so the
+ * descriptor array, the value array's indices and the module parameters
+ * cannot drift apart.
+ *
+ * This header is pure C, shared by kernel and userspace.
+ */
+#ifndef _NET_FABRIC_ATTR_H
+#define _NET_FABRIC_ATTR_H
+
+#include <net/fabric_core.h>
+
+#ifdef __KERNEL__
+#include <linux/errno.h>
+#include <linux/string.h>
+#else
+#include <errno.h>
+#include <string.h>
+#endif
+
+enum fabric_attr_kind {
+	FABRIC_ATTR_U32,	/* a number in the unit its name ends with */
+	FABRIC_ATTR_BOOL,	/* 0 or 1 */
+	FABRIC_ATTR_ENUM,	/* written and read by name; a number also works */
+};
+
+struct fabric_attr_desc {
+	const char *name;
+	const char *help;
+	const char * const *names;	/* FABRIC_ATTR_ENUM: value names */
+	u32 def;
+	u32 min;
+	u32 max;
+	u8 kind;
+};
+
+/* The kinds as the X-macro lists spell them. */
+#define FABRIC_ATTR_KIND_U32		FABRIC_ATTR_U32
+#define FABRIC_ATTR_KIND_BOOL		FABRIC_ATTR_BOOL
+#define FABRIC_ATTR_KIND_FLAVOUR	FABRIC_ATTR_ENUM
+
+/* Builds one struct fabric_attr_desc from an X-macro row. */
+#define FABRIC_ATTR_DESC(_name, _kind, _def, _lo, _hi, _help, _names)	\
+	{								\
+		.name = #_name, .help = _help, .names = (_names),	\
+		.def = (_def), .min = (_lo), .max = (_hi),		\
+		.kind = FABRIC_ATTR_KIND_##_kind,			\
+	}
+
+/*
+ * Parses text (a decimal number, or for an enum one of its names) into *val
+ * and checks the range.  Returns 0, or -EINVAL / -ERANGE with *why set to a
+ * message fit for a user.  Trailing newlines (from echo) are accepted.
+ */
+static inline int fabric_attr_parse(const struct fabric_attr_desc *d,
+				    const char *s, u32 *val, const char **why)
+{
+	size_t len = strlen(s);
+	u64 v = 0;
+	size_t i;
+
+	while (len && (s[len - 1] == '\n' || s[len - 1] == ' '))
+		len--;
+	if (!len) {
+		*why = "empty value";
+		return -EINVAL;
+	}
+	if (d->kind == FABRIC_ATTR_ENUM && d->names) {
+		for (i = 0; i <= d->max; i++) {
+			if (d->names[i] && strlen(d->names[i]) == len &&
+			    !strncmp(d->names[i], s, len)) {
+				*val = i;
+				return 0;
+			}
+		}
+	}
+	for (i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9') {
+			*why = d->kind == FABRIC_ATTR_ENUM ?
+			       "not one of the value names" :
+			       "not a decimal number";
+			return -EINVAL;
+		}
+		v = v * 10 + (u64)(s[i] - '0');
+		if (v > U32_MAX) {
+			*why = "value out of range";
+			return -ERANGE;
+		}
+	}
+	if (v < d->min || v > d->max) {
+		*why = "value out of range";
+		return -ERANGE;
+	}
+	*val = (u32)v;
+	return 0;
+}
+
+/* The text form of a value: the name for an enum, else NULL (a number). */
+static inline const char *fabric_attr_name_of(const struct fabric_attr_desc *d,
+					      u32 val)
+{
+	if (d->kind == FABRIC_ATTR_ENUM && d->names && val <= d->max)
+		return d->names[val];
+	return NULL;
+}
+
+#ifdef __KERNEL__
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+
+struct net;
+struct ctl_table;
+struct ctl_table_header;
+
+/*
+ * One module's attributes on the kernel side: the descriptors, the module
+ * parameter values (global defaults for new network namespaces), and an
+ * optional rule across attributes.
+ */
+struct fabric_attr_set {
+	const char *sysctl_path;		/* "net/nscc" */
+	const struct fabric_attr_desc *desc;
+	unsigned int count;
+	u32 *defaults;				/* module parameters */
+	int (*check)(const u32 *v, const char **why);
+	struct mutex *lock;			/* serialises writers */
+};
+
+/* kernel_param.arg of one attribute's module parameter. */
+struct fabric_attr_param {
+	const struct fabric_attr_set *set;
+	unsigned int id;
+};
+
+extern const struct kernel_param_ops fabric_attr_param_ops;
+
+/*
+ * Declares attribute _id of set _set as module parameter _name, with the
+ * descriptor's help text.  Used from an X-macro over the attribute list.
+ */
+#define FABRIC_ATTR_MODULE_PARAM(_set, _name, _id, _help)		\
+	static const struct fabric_attr_param __fabric_param_##_name = {	\
+		.set = &(_set), .id = (_id),				\
+	};								\
+	module_param_cb(_name, &fabric_attr_param_ops,			\
+			(void *)&__fabric_param_##_name, 0644);		\
+	MODULE_PARM_DESC(_name, _help)
+
+/* Per-netns sysctls under set->sysctl_path, backed by values[]. */
+struct ctl_table_header *fabric_attr_sysctl_register(struct net *net,
+						     const struct fabric_attr_set *set,
+						     u32 *values);
+void fabric_attr_sysctl_unregister(struct ctl_table_header *hdr);
+
+/* A consistent snapshot of values[] (as sockets read them). */
+void fabric_attr_snapshot(const struct fabric_attr_set *set,
+			  const u32 *values, u32 *out);
+#endif /* __KERNEL__ */
+
+#endif /* _NET_FABRIC_ATTR_H */

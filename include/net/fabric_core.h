@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The environment of the pure algorithm cores (NSCC, and later DCQCN and
+ * Swift).  A core is plain C with no socket or skb knowledge; the same .c
+ * file is compiled into a kernel module and into userspace tests and tools,
+ * the way include/net/codel_impl.h serves both sch_codel and tc tests.
+ *
+ * In the kernel this header pulls in the real integer types and 64-bit
+ * division helpers.  In userspace it supplies the few of them the cores use,
+ * with the same names and semantics, so the core source needs no #ifdefs.
+ */
+#ifndef _NET_FABRIC_CORE_H
+#define _NET_FABRIC_CORE_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/limits.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/overflow.h>
+#else
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int32_t s32;
+typedef int64_t s64;
+
+#define U32_MAX ((u32)~0U)
+#define U64_MAX ((u64)~0ULL)
+#define S64_MAX ((s64)(U64_MAX >> 1))
+
+#define min(a, b) ((a) < (b) ? (a) : (b))
+#define max(a, b) ((a) > (b) ? (a) : (b))
+#define min_t(t, a, b) ((t)(a) < (t)(b) ? (t)(a) : (t)(b))
+#define max_t(t, a, b) ((t)(a) > (t)(b) ? (t)(a) : (t)(b))
+#define clamp_t(t, v, lo, hi) min_t(t, max_t(t, v, lo), hi)
+#define check_add_overflow(a, b, d) __builtin_add_overflow(a, b, d)
+#define check_mul_overflow(a, b, d) __builtin_mul_overflow(a, b, d)
+
+static inline u64 div64_u64(u64 a, u64 b)
+{
+	return a / b;
+}
+
+static inline u64 div_u64(u64 a, u32 b)
+{
+	return a / b;
+}
+
+static inline s64 div64_s64(s64 a, s64 b)
+{
+	return a / b;
+}
+
+static inline u64 mul_u64_u64_div_u64(u64 a, u64 b, u64 c)
+{
+	return (u64)((unsigned __int128)a * b / c);
+}
+#endif /* __KERNEL__ */
+
+/* a * b, saturating at U64_MAX instead of wrapping. */
+static inline u64 fabric_mul_sat(u64 a, u64 b)
+{
+	u64 r;
+
+	if (check_mul_overflow(a, b, &r))
+		return U64_MAX;
+	return r;
+}
+
+/* a + b, saturating at U64_MAX instead of wrapping. */
+static inline u64 fabric_add_sat(u64 a, u64 b)
+{
+	u64 r;
+
+	if (check_add_overflow(a, b, &r))
+		return U64_MAX;
+	return r;
+}
+
+/*
+ * a * b / c for c > 0, rounded down (round = false) or to nearest, and
+ * saturating at U64_MAX.  The product is taken in 128 bits; the division is
+ * the 128-by-64 mul_u64_u64_div_u64(), which must not be asked for a
+ * quotient wider than 64 bits (on x86 that traps), hence the check of the
+ * product's high half first.  The remainder is below c, so wrapping u64
+ * arithmetic recovers it exactly for the rounding.
+ */
+static inline u64 fabric_muldiv(u64 a, u64 b, u64 c, bool round)
+{
+	unsigned __int128 p = (unsigned __int128)a * b;
+	u64 q, r;
+
+	if ((u64)(p >> 64) >= c)
+		return U64_MAX;
+	q = mul_u64_u64_div_u64(a, b, c);
+	r = (u64)p - q * c;
+	return (round && r >= c - r && q != U64_MAX) ? q + 1 : q;
+}
+
+#endif /* _NET_FABRIC_CORE_H */

@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * NSCC, Network Signal-based Congestion Control (Ultra Ethernet 1.0
+ * section 3.6.13): the pure algorithm core.
+ *
+ * One core, two flavours (decision D6 of the project's NSCC note):
+ *   mrc - driven by SACKs: no ECN, no multiplicative decrease, no receiver
+ *         penalty, presumed losses from SACK gaps, CanSend is
+ *         inflight < cwnd (the "Scala MRC NIC" page);
+ *   uet - driven by ACKs: ECN echo and multiplicative decrease, receiver
+ *         penalty, base-RTT hysteresis of 1 us, Quick Adapt's delay trigger
+ *         on the average, CanSend is inflight + size <= cwnd (the "Scala
+ *         UET NIC" page).
+ *
+ * The core knows nothing of sockets or packets.  Callers feed it events in
+ * nominal bytes (decision D4: the IP datagram of a packet) and nanoseconds,
+ * and read back the window.  Time only moves through the "now" arguments.
+ *
+ * The attribute list below is the single table of user-facing knobs.  The
+ * TCP module turns it into module parameters and per-netns sysctls, and
+ * ccreplay into --set keys, all under the same names.
+ */
+#ifndef _NET_NSCC_H
+#define _NET_NSCC_H
+
+#include <net/fabric_attr.h>
+
+enum nscc_flavour {
+	NSCC_FLAVOUR_MRC = 0,
+	NSCC_FLAVOUR_UET = 1,
+};
+
+/* Nominal header bytes per flavour on the NICs the spec pages describe. */
+#define NSCC_MRC_HDR_BYTES	60
+#define NSCC_UET_HDR_BYTES	88
+
+/*
+ * X(name, kind, default, min, max, help)
+ *
+ * kind is one of the fabric_attr kinds: U32 (a number in the unit the name
+ * ends with; fractions are thousandths), BOOL, or FLAVOUR (an enum written
+ * by name).  Defaults are the spec pages'.  The one exception is
+ * trimming_enabled, whose page default differs by flavour (mrc true, uet
+ * false); the table holds false because TCP is never trimmed, and
+ * nscc_params_init() applies the page default of the flavour asked for.
+ */
+#define NSCC_ATTRS(X)							\
+	X(flavour, FLAVOUR, NSCC_FLAVOUR_UET, 0, 1,			\
+	  "NSCC flavour: mrc (SACK-driven, no ECN) or uet (ECN, multiplicative decrease, receiver penalty)") \
+	X(data_rate_mbps, U32, 400000, 1, 3200000,			\
+	  "Link rate in Mbit/s; with config_base_rtt_ns it sets the BDP and the max window") \
+	X(config_base_rtt_ns, U32, 6000, 1, 1000000000,		\
+	  "Starting base RTT (ns): sets BDP, max window, target, gains and the increase period") \
+	X(reference_network_rtt_ns, U32, 6000, 1, 1000000000,		\
+	  "RTT (ns) of the reference BDP that normalises the increase gains") \
+	X(reference_network_link_speed_mbps, U32, 400000, 1, 3200000,	\
+	  "Link speed (Mbit/s) of the reference BDP that normalises the increase gains") \
+	X(alpha_multiplier, U32, 4000, 0, 1000000,			\
+	  "Scale of proportional increase, thousandths (4000 = 4.0)")	\
+	X(fair_increase_multiplier, U32, 5000, 0, 1000000,		\
+	  "Scale of fair increase, thousandths (5000 = 5.0)")		\
+	X(fast_increase_multiplier, U32, 1000, 0, 1000000,		\
+	  "Scale of fast increase, thousandths; 1000 gives the spec's 0.25 bytes per byte acked") \
+	X(eta_multiplier, U32, 150, 0, 1000000,			\
+	  "Scale of the additive term added once per config_base_rtt_ns, thousandths (150 = 0.15)") \
+	X(gamma, U32, 800, 0, 1000,					\
+	  "Depth of a multiplicative decrease per excess of average delay over target, thousandths") \
+	X(max_multiplicative_decrease_jump, U32, 500, 0, 1000,		\
+	  "Smallest fraction of the window one multiplicative decrease keeps, thousandths") \
+	X(delay_alpha, U32, 250, 0, 1000,				\
+	  "Weight of the newest sample in the average queueing delay, thousandths") \
+	X(quick_adapt_gate, U32, 3, 0, 31,				\
+	  "Quick Adapt fires only if the bytes acked in a window are below max window >> gate") \
+	X(disable_quick_adapt, BOOL, 0, 0, 1,				\
+	  "1: Quick Adapt never runs")					\
+	X(quick_adapt_threshold_ns, U32, 24000, 0, 1000000000,	\
+	  "Queueing delay (ns) that triggers Quick Adapt when trimming_enabled is 0") \
+	X(trimming_enabled, BOOL, 0, 0, 1,				\
+	  "1: target is 0.75 x config_base_rtt_ns and only trims trigger Quick Adapt") \
+	X(override_spec_max_congestion_window, BOOL, 0, 0, 1,		\
+	  "1: max window is max_congestion_window_pkts nominal packets") \
+	X(max_congestion_window_pkts, U32, 107, 1, 1000000,		\
+	  "Max window in nominal packets, used with override_spec_max_congestion_window") \
+	X(override_spec_target_queue_delay, BOOL, 0, 0, 1,		\
+	  "1: target is target_queue_delay_ns")				\
+	X(target_queue_delay_ns, U32, 4500, 1, 1000000000,		\
+	  "Target queueing delay (ns), used with override_spec_target_queue_delay") \
+	X(target_queue_delay_margin_ns, U32, 1000, 0, 1000000000,	\
+	  "Delay (ns) below which acks count toward entering fast increase") \
+	X(pass_through, BOOL, 0, 0, 1,					\
+	  "1: the window is computed but does not limit sending")	\
+	X(nscc_enable, BOOL, 1, 0, 1,					\
+	  "0: routines, Quick Adapt and loss reactions are off; the window stays at the max window") \
+	X(receiver_congestion_low_threshold, U32, 250, 0, 1000,	\
+	  "Receiver: pool occupancy (thousandths) where the receiver penalty starts") \
+	X(receiver_congestion_high_threshold, U32, 750, 0, 1000,	\
+	  "Receiver: pool occupancy (thousandths) where the receiver penalty is full (127)") \
+	X(restore_cwind_enable, BOOL, 0, 0, 1,				\
+	  "Receiver: 1 tells senders to restore their saved window when the penalty ends")
+
+enum nscc_attr_id {
+#define NSCC_ATTR_ENUM(name, kind, def, lo, hi, help) NSCC_ATTR_##name,
+	NSCC_ATTRS(NSCC_ATTR_ENUM)
+#undef NSCC_ATTR_ENUM
+	NSCC_ATTR_COUNT
+};
+
+/* User-facing attribute values, indexed by enum nscc_attr_id. */
+struct nscc_params {
+	u32 v[NSCC_ATTR_COUNT];
+};
+
+#define NSCC_P(p, name) ((p)->v[NSCC_ATTR_##name])
+
+/* The routine an event took; also the tracepoint's "routine" field. */
+enum nscc_routine {
+	NSCC_R_NONE,		/* no RTT sample: bytes released only */
+	NSCC_R_PROPORTIONAL,
+	NSCC_R_FAST,
+	NSCC_R_FAIR,
+	NSCC_R_MD,		/* multiplicative decrease ran (maybe no cut) */
+	NSCC_R_HOLD,		/* ECN below target, or receiver-limited */
+	NSCC_R_QA,		/* Quick Adapt fired */
+	NSCC_R_QA_IGNORE,	/* swallowed by Quick Adapt's ignore phase */
+	NSCC_R_TRIM,		/* trim NACK shrank the window */
+	NSCC_R_NACK,		/* other NACK: bytes released only */
+	NSCC_R_LOSS,		/* presumed loss */
+	NSCC_R_CACK,		/* cumulative ACK: bytes released only */
+	NSCC_R_SEND,
+	NSCC_R_DISABLED,	/* nscc_enable is 0 */
+	NSCC_R_COUNT
+};
+
+/* Constants derived once per window from the parameters (section 5). */
+struct nscc_cfg {
+	u8 flavour;
+	bool trimming;
+	bool disable_qa;
+	bool override_max;
+	bool pass_through;
+	bool enable;
+	u8 qa_gate;
+	u32 mtu;		/* nominal full packet, bytes (D3) */
+	u32 cfg_base_rtt;	/* ns; also the adjust period */
+	u32 target;		/* target queueing delay, ns */
+	u32 margin;		/* fast-increase margin, ns */
+	u32 qa_threshold;	/* ns; U32_MAX when trimming */
+	u32 rate_mbps;
+	u64 adjust_bytes;	/* 8 nominal packets */
+	u64 alpha_q;		/* Q16 bytes per ns per acked byte */
+	u64 fi_q;		/* Q16 bytes (fair increase per window) */
+	u64 fis_q;		/* Q16 (fast increase bytes per acked byte) */
+	u64 eta;		/* bytes */
+	u32 gamma_q;		/* Q16 */
+	u32 mdjump_q;		/* Q16 */
+	u32 dalpha_q;		/* Q16 */
+};
+
+/* Counters, as the spec pages' records show them. */
+struct nscc_stats {
+	u64 acks;		/* ACKs or SACKs processed */
+	u64 rtt_samples;
+	u64 qa_count;		/* total_qa_count / num_quick_adapt */
+	u64 fi_count;		/* total_fi_count: fast-increase steps */
+	u64 md_count;		/* multiplicative decreases that cut */
+	u64 ecn_acks;		/* ECN-echo ACKs with an RTT sample */
+	u64 trims;		/* trim NACKs received */
+	u64 nacks;		/* other NACKs */
+	u64 losses;		/* presumed losses (SACK gap or timer) */
+	u64 penalties;		/* ACKs carrying a receiver penalty */
+	u64 fulfills;		/* pending increase applied */
+	u64 etas;		/* additive term added */
+};
+
+struct nscc {
+	struct nscc_cfg cfg;
+	u64 cwnd;		/* bytes */
+	u64 max_wnd;		/* bytes */
+	s64 inflight;		/* bytes; may go slightly negative */
+	u64 saved_cwnd;		/* receiver penalty; 0 = none saved */
+	u64 base_rtt;		/* ns; only falls */
+	u64 delay_ref;		/* ns; what delay samples are measured from */
+	s64 avg_q;		/* average queueing delay, Q16 ns */
+	u64 achieved_bytes;	/* acked in the current QA window */
+	u64 received_bytes;	/* acked since the last fulfill */
+	u64 fi_bytes;		/* acked near zero delay (fast-increase entry) */
+	u64 inc_q;		/* pending increase, Q16 bytes^2 */
+	u64 bytes_to_ignore;
+	u64 bytes_ignored;
+	u64 qa_endtime;		/* ns */
+	u64 last_adjust;	/* ns; last time eta was added */
+	u64 last_dec;		/* ns; last multiplicative decrease */
+	u64 last_delay;		/* ns; the latest delay sample */
+	bool qa_open;		/* the first observation window has opened */
+	bool trigger_qa;	/* a trim arrived since QA last fired */
+	bool fast;		/* fast increase engaged */
+	bool base_measured;	/* uet: a sample has lowered the base RTT */
+	struct nscc_stats st;
+};
+
+/* An ACK (uet) or SACK (mrc) and what it carries. */
+struct nscc_ack {
+	u64 bytes;		/* newly received/acked nominal bytes */
+	u64 rtt_ns;		/* NSCC_NO_RTT if the ACK gives no sample */
+	u64 service_ns;		/* receiver service time, taken off the RTT */
+	bool ecn;		/* ECN echo (uet only) */
+	u8 pen;			/* receiver penalty 0..127 (uet only) */
+	bool restore;		/* receiver's restore flag (uet only) */
+};
+
+#define NSCC_NO_RTT	U64_MAX
+#define NSCC_PEN_MAX	127
+
+extern const char * const nscc_flavour_names[2];
+extern const struct fabric_attr_desc nscc_attr_descs[NSCC_ATTR_COUNT];
+extern const char * const nscc_routine_names[NSCC_R_COUNT];
+
+void nscc_params_init(struct nscc_params *p, enum nscc_flavour flavour);
+int nscc_params_check(const struct nscc_params *p, const char **why);
+void nscc_init(struct nscc *n, const struct nscc_params *p, u32 mtu, u64 now);
+
+enum nscc_routine nscc_on_ack(struct nscc *n, u64 now,
+			      const struct nscc_ack *a);
+enum nscc_routine nscc_on_cack(struct nscc *n, u64 bytes);
+enum nscc_routine nscc_on_trim(struct nscc *n, u64 now, u64 bytes,
+			       u64 rtt_ns);
+enum nscc_routine nscc_on_nack(struct nscc *n, u64 now, u64 bytes,
+			       u64 rtt_ns);
+enum nscc_routine nscc_on_loss(struct nscc *n, u64 bytes);
+enum nscc_routine nscc_on_send(struct nscc *n, u64 bytes);
+bool nscc_can_send(const struct nscc *n, u64 bytes);
+
+/* Receiver side (uet): penalty 0..127 for a pool occupancy in thousandths. */
+u8 nscc_receiver_penalty(const struct nscc_params *p, u32 occupancy_milli);
+
+static inline u64 nscc_avg_delay(const struct nscc *n)
+{
+	return n->avg_q > 0 ? (u64)n->avg_q >> 16 : 0;
+}
+
+#endif /* _NET_NSCC_H */

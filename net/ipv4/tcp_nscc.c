@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * TCP NSCC: Network Signal-based Congestion Control (Ultra Ethernet 1.0
+ * section 3.6.13) as a tcp_congestion_ops, "nscc".
+ *
+ * The algorithm lives in the pure core net/nscc/nscc_core.c; this file maps
+ * TCP's signals onto it and its window back onto snd_cwnd:
+ *
+ *   - cong_control owns cwnd (like BBR): no slow start, the window starts
+ *     at the max window, snd_cwnd = window / nominal packet, at least 1.
+ *     The nominal packet is MSS + TCP header (with options) + IP header.
+ *   - Each ACK is one NSCC ACK (uet) or SACK (mrc): the bytes are the
+ *     packets newly (S)ACKed (rs->acked_sacked) times the nominal packet,
+ *     the RTT sample is rs->rtt_us (TCP already drops samples from
+ *     retransmitted data, Karn's rule), bytes in flight come from
+ *     rs->prior_in_flight.
+ *   - ECN echo: the ACK is marked when tp->delivered_ce grew.  The receiver
+ *     echoes CE packet by packet, DCTCP style: on a change of CE state it
+ *     sends any delayed ACK with the old state first, then ACKs at once.
+ *     The module always asks for ECN (TCP_CONG_NEEDS_ECN); the mrc flavour
+ *     ignores the echoes, as its NIC has no ECN.
+ *   - Packets TCP marks lost on an ACK (rs->losses) are presumed losses;
+ *     a retransmission timeout is one presumed loss of the head packet.
+ *
+ * TCP cannot carry trims, the receiver penalty or the receiver's service
+ * time, so those inputs are never given to the core here
+ * (Documentation/networking/nscc.rst, "TCP mapping").
+ *
+ * Per-socket state does not fit in icsk_ca_priv, so it is allocated in
+ * init; if that fails the socket runs Reno and alloc_failures counts it.
+ */
+#include <linux/inet_diag.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <net/tcp.h>
+
+#include "tcp_nscc.h"
+
+#define CREATE_TRACE_POINTS
+#include "nscc_trace.h"
+
+/* snd_cwnd ceiling: keeps TCP's u32 byte arithmetic (cwnd x MSS) safe. */
+#define TCP_NSCC_MAX_CWND	65535U
+
+struct tcp_nscc {
+	struct nscc *core;	/* NULL: no memory, Reno fallback */
+	u32 pkt;		/* nominal packet, bytes */
+	u32 prior_ce;		/* tp->delivered_ce at the previous ACK */
+	u32 prior_rcv_nxt;	/* receiver: rcv_nxt at the last CE change */
+	u32 ce_state;		/* receiver: the last packet was CE */
+};
+
+static u32 tcp_nscc_nominal(const struct sock *sk)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+
+	return tp->mss_cache + tp->tcp_header_len +
+	       inet_csk(sk)->icsk_af_ops->net_header_len;
+}
+
+static u64 tcp_nscc_now(const struct tcp_sock *tp)
+{
+	return tp->tcp_mstamp * NSEC_PER_USEC;
+}
+
+static void tcp_nscc_set_cwnd(struct sock *sk, const struct tcp_nscc *ca)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	const struct nscc *n = ca->core;
+	u64 pkts;
+
+	if (n->cfg.pass_through)
+		pkts = TCP_NSCC_MAX_CWND;
+	else
+		pkts = div_u64(n->cwnd, ca->pkt);
+	pkts = clamp_t(u64, pkts, 1,
+		       min_t(u32, tp->snd_cwnd_clamp, TCP_NSCC_MAX_CWND));
+	tcp_snd_cwnd_set(tp, pkts);
+}
+
+static void tcp_nscc_init(struct sock *sk)
+{
+	struct tcp_nscc_net *tn = tcp_nscc_pernet(sock_net(sk));
+	struct tcp_nscc *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct nscc_params p;
+
+	ca->pkt = max_t(u32, tcp_nscc_nominal(sk), 1);
+	ca->prior_ce = tp->delivered_ce;
+	ca->prior_rcv_nxt = tp->rcv_nxt;
+	ca->ce_state = 0;
+
+	/* init may run in softirq context (passive open). */
+	ca->core = kmalloc(sizeof(*ca->core), GFP_NOWAIT | __GFP_NOWARN);
+	if (!ca->core) {
+		tcp_nscc_stat_add(tn, TCP_NSCC_STAT_ALLOC_FAIL, 1);
+		return;
+	}
+	tcp_nscc_params(sock_net(sk), &p);
+	nscc_init(ca->core, &p, ca->pkt, tcp_nscc_now(tp));
+	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
+	tcp_nscc_set_cwnd(sk, ca);
+	tcp_nscc_stat_add(tn, TCP_NSCC_STAT_SOCKETS, 1);
+}
+
+static void tcp_nscc_release(struct sock *sk)
+{
+	struct tcp_nscc *ca = inet_csk_ca(sk);
+
+	kfree(ca->core);
+	ca->core = NULL;
+}
+
+static void tcp_nscc_count(struct tcp_nscc_net *tn, const struct nscc *n,
+			   const struct nscc_stats *before,
+			   enum nscc_routine r)
+{
+	tcp_nscc_stat_add(tn, TCP_NSCC_STAT_ROUTINE + r, 1);
+	if (n->st.md_count != before->md_count)
+		tcp_nscc_stat_add(tn, TCP_NSCC_STAT_MD_CUTS, 1);
+	if (n->st.qa_count != before->qa_count)
+		tcp_nscc_stat_add(tn, TCP_NSCC_STAT_QA_FIRED, 1);
+}
+
+static void tcp_nscc_cong_control(struct sock *sk, const struct rate_sample *rs)
+{
+	struct tcp_nscc_net *tn = tcp_nscc_pernet(sock_net(sk));
+	struct tcp_nscc *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct nscc *n = ca->core;
+	enum nscc_routine r = NSCC_R_NONE;
+	struct nscc_stats before;
+	u32 ce;
+
+	ce = tp->delivered_ce - ca->prior_ce;
+	ca->prior_ce = tp->delivered_ce;
+	if (unlikely(!n)) {
+		tcp_reno_cong_avoid(sk, 0, rs->acked_sacked);
+		return;
+	}
+
+	before = n->st;
+	n->inflight = (s64)rs->prior_in_flight * ca->pkt;
+	if (rs->acked_sacked || rs->rtt_us >= 0) {
+		struct nscc_ack a = {
+			.bytes = (u64)rs->acked_sacked * ca->pkt,
+			.rtt_ns = rs->rtt_us >= 0 ?
+				  (u64)rs->rtt_us * NSEC_PER_USEC : NSCC_NO_RTT,
+			.ecn = ce > 0,
+		};
+
+		r = nscc_on_ack(n, tcp_nscc_now(tp), &a);
+		tcp_nscc_stat_add(tn, TCP_NSCC_STAT_ACKS, 1);
+		if (a.rtt_ns != NSCC_NO_RTT)
+			tcp_nscc_stat_add(tn, TCP_NSCC_STAT_RTT_SAMPLES, 1);
+		if (a.ecn)
+			tcp_nscc_stat_add(tn, TCP_NSCC_STAT_ECN_ACKS, 1);
+		tcp_nscc_count(tn, n, &before, r);
+	}
+	if (rs->losses > 0) {
+		r = nscc_on_loss(n, (u64)rs->losses * ca->pkt);
+		tcp_nscc_stat_add(tn, TCP_NSCC_STAT_LOST_PKTS, rs->losses);
+		tcp_nscc_count(tn, n, &before, r);
+	}
+	tcp_nscc_set_cwnd(sk, ca);
+	trace_nscc_update(sk, n, r, tcp_snd_cwnd(tp));
+}
+
+/* DCTCP-style accurate ECN echo: one CE state per run of packets. */
+static void tcp_nscc_ece_update(struct sock *sk, struct tcp_nscc *ca,
+				u32 new_state)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+
+	if (ca->ce_state != new_state) {
+		/* Send a delayed ACK with the old state before the change. */
+		if (inet_csk(sk)->icsk_ack.pending & ICSK_ACK_TIMER) {
+			if (ca->ce_state)
+				tp->ecn_flags |= TCP_ECN_DEMAND_CWR;
+			else
+				tp->ecn_flags &= ~TCP_ECN_DEMAND_CWR;
+			__tcp_send_ack(sk, ca->prior_rcv_nxt);
+		}
+		inet_csk(sk)->icsk_ack.pending |= ICSK_ACK_NOW;
+	}
+	ca->prior_rcv_nxt = tp->rcv_nxt;
+	ca->ce_state = new_state;
+	if (new_state)
+		tp->ecn_flags |= TCP_ECN_DEMAND_CWR;
+	else
+		tp->ecn_flags &= ~TCP_ECN_DEMAND_CWR;
+}
+
+static void tcp_nscc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
+{
+	struct tcp_nscc_net *tn = tcp_nscc_pernet(sock_net(sk));
+	struct tcp_nscc *ca = inet_csk_ca(sk);
+
+	switch (ev) {
+	case CA_EVENT_ECN_IS_CE:
+		if (!ca->ce_state)
+			tcp_nscc_stat_add(tn, TCP_NSCC_STAT_CE_RECEIVED, 1);
+		tcp_nscc_ece_update(sk, ca, 1);
+		break;
+	case CA_EVENT_ECN_NO_CE:
+		tcp_nscc_ece_update(sk, ca, 0);
+		break;
+	case CA_EVENT_LOSS:
+		tcp_nscc_stat_add(tn, TCP_NSCC_STAT_RTO, 1);
+		if (ca->core) {
+			nscc_on_loss(ca->core, ca->pkt);
+			tcp_nscc_stat_add(tn, TCP_NSCC_STAT_ROUTINE + NSCC_R_LOSS, 1);
+			trace_nscc_update(sk, ca->core, NSCC_R_LOSS,
+					  tcp_snd_cwnd(tcp_sk(sk)));
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+/* NSCC has no slow-start threshold; TCP's loss paths still ask for one. */
+static u32 tcp_nscc_ssthresh(struct sock *sk)
+{
+	struct tcp_nscc *ca = inet_csk_ca(sk);
+
+	return ca->core ? TCP_INFINITE_SSTHRESH : tcp_reno_ssthresh(sk);
+}
+
+static u32 tcp_nscc_undo_cwnd(struct sock *sk)
+{
+	return tcp_snd_cwnd(tcp_sk(sk));
+}
+
+/*
+ * ss -ti shows the state through the one layout inet_diag has room for
+ * that fits a window algorithm, BBR's:
+ *   bw          window / base RTT, the rate the window allows;
+ *   mrtt        the base RTT;
+ *   pacing_gain average queueing delay / target (1.0 = on target);
+ *   cwnd_gain   window / max window.
+ */
+static size_t tcp_nscc_get_info(struct sock *sk, u32 ext, int *attr,
+				union tcp_cc_info *info)
+{
+	const struct tcp_nscc *ca = inet_csk_ca(sk);
+	const struct nscc *n = ca->core;
+	u64 bw;
+
+	if (!n || !(ext & (1 << (INET_DIAG_BBRINFO - 1) |
+			   1 << (INET_DIAG_VEGASINFO - 1))))
+		return 0;
+	bw = fabric_muldiv(n->cwnd, NSEC_PER_SEC, max_t(u64, n->base_rtt, 1),
+			   false);
+	memset(&info->bbr, 0, sizeof(info->bbr));
+	info->bbr.bbr_bw_lo = (u32)bw;
+	info->bbr.bbr_bw_hi = (u32)(bw >> 32);
+	info->bbr.bbr_min_rtt = div_u64(n->base_rtt, NSEC_PER_USEC);
+	info->bbr.bbr_pacing_gain = min_t(u64, U32_MAX,
+					  div_u64(nscc_avg_delay(n) << 8,
+						  n->cfg.target));
+	info->bbr.bbr_cwnd_gain = div64_u64(n->cwnd << 8, n->max_wnd);
+	*attr = INET_DIAG_BBRINFO;
+	return sizeof(info->bbr);
+}
+
+static struct tcp_congestion_ops tcp_nscc_ops __read_mostly = {
+	.flags		= TCP_CONG_NEEDS_ECN,
+	.init		= tcp_nscc_init,
+	.release	= tcp_nscc_release,
+	.ssthresh	= tcp_nscc_ssthresh,
+	.cong_control	= tcp_nscc_cong_control,
+	.undo_cwnd	= tcp_nscc_undo_cwnd,
+	.cwnd_event	= tcp_nscc_cwnd_event,
+	.get_info	= tcp_nscc_get_info,
+	.owner		= THIS_MODULE,
+	.name		= "nscc",
+};
+
+static int __init tcp_nscc_register(void)
+{
+	int err;
+
+	BUILD_BUG_ON(sizeof(struct tcp_nscc) > ICSK_CA_PRIV_SIZE);
+
+	err = tcp_nscc_net_init_module();
+	if (err)
+		goto err_net;
+	err = tcp_register_congestion_control(&tcp_nscc_ops);
+	if (err)
+		goto err_cc;
+	return 0;
+
+err_cc:
+	tcp_nscc_net_exit_module();
+err_net:
+	return err;
+}
+
+static void __exit tcp_nscc_unregister(void)
+{
+	tcp_unregister_congestion_control(&tcp_nscc_ops);
+	tcp_nscc_net_exit_module();
+}
+
+module_init(tcp_nscc_register);
+module_exit(tcp_nscc_unregister);
+
+MODULE_AUTHOR("The fabric-cc authors");
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("TCP NSCC (Ultra Ethernet 1.0 section 3.6.13), mrc and uet flavours");
+MODULE_VERSION("0.1");

@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NSCC core: the window algorithm of Ultra Ethernet 1.0 section 3.6.13,
+ * in the two flavours of the project's spec pages (mrc, uet).
+ *
+ * Pure C: no sockets, no skbs, no clocks.  The same file builds into
+ * tcp_nscc.ko, the userspace unit tests and tools/ccreplay (see
+ * include/net/fabric_core.h).  Integer and Q16 fixed point only (D8).
+ *
+ * Per-ACK order (notes/nscc.md section 4): release bytes; receiver
+ * penalty (uet); stop without an RTT sample; base RTT and delay average;
+ * Quick Adapt; one routine chosen by delay (and ECN echo, uet);
+ * fulfill_adjustment on the ConfigBaseRTT period or past 8 nominal
+ * packets; bounds.
+ *
+ * Decisions followed (notes/nscc.md): D1 alpha = A x sa x sb x MTU /
+ * target with sb = target / ReferenceNetworkRTT, so the target cancels;
+ * D2 fast increase 0.25 x FastIncreaseMultiplier x sa bytes per acked
+ * byte; D3/D4 "MTU" is the nominal packet; D5 receiver penalty with the
+ * inflight cap; D7 the reference BDP from ReferenceNetworkLinkSpeed x
+ * ReferenceNetworkRTT.  Pitfalls P1 (eta once per period, last_adjust
+ * moved only with eta), P2 (inc / cwnd uncapped), P3 (one routine per
+ * ACK), P5 (floor inside MD), P13 (u64 accumulators), P14 (stop without
+ * an RTT sample), P17 (timers start at creation).
+ *
+ * References: UET 1.0 section 3.6.13; ultraethernet/uet-htsim
+ * htsim/sim/uec.cpp (the reference simulator); ../shared/spec/nscc-*.txt.
+ */
+#include <net/nscc.h>
+
+
+#define Q16		16
+#define Q16_ONE		(1ULL << Q16)
+/* Delay samples beyond 1 s are clamped: keeps Q16 products in 63 bits. */
+#define NSCC_DELAY_CAP	1000000000ULL
+/* UET base-RTT hysteresis (about 1 us). */
+#define NSCC_UET_HYST	1000ULL
+
+const char * const nscc_flavour_names[2] = {
+	[NSCC_FLAVOUR_MRC] = "mrc",
+	[NSCC_FLAVOUR_UET] = "uet",
+};
+
+const char * const nscc_routine_names[NSCC_R_COUNT] = {
+	[NSCC_R_NONE]		= "none",
+	[NSCC_R_PROPORTIONAL]	= "proportional",
+	[NSCC_R_FAST]		= "fast",
+	[NSCC_R_FAIR]		= "fair",
+	[NSCC_R_MD]		= "md",
+	[NSCC_R_HOLD]		= "hold",
+	[NSCC_R_QA]		= "qa",
+	[NSCC_R_QA_IGNORE]	= "qa_ignore",
+	[NSCC_R_TRIM]		= "trim",
+	[NSCC_R_NACK]		= "nack",
+	[NSCC_R_LOSS]		= "loss",
+	[NSCC_R_CACK]		= "cack",
+	[NSCC_R_SEND]		= "send",
+	[NSCC_R_DISABLED]	= "disabled",
+};
+
+#define NSCC_NAMES_U32		NULL
+#define NSCC_NAMES_BOOL		NULL
+#define NSCC_NAMES_FLAVOUR	nscc_flavour_names
+
+const struct fabric_attr_desc nscc_attr_descs[NSCC_ATTR_COUNT] = {
+#define NSCC_ATTR_ROW(name, kind, def, lo, hi, help) \
+	[NSCC_ATTR_##name] = FABRIC_ATTR_DESC(name, kind, def, lo, hi, help, \
+					      NSCC_NAMES_##kind),
+	NSCC_ATTRS(NSCC_ATTR_ROW)
+#undef NSCC_ATTR_ROW
+};
+
+void nscc_params_init(struct nscc_params *p, enum nscc_flavour flavour)
+{
+#define NSCC_ATTR_DEF(name, kind, def, lo, hi, help) \
+	p->v[NSCC_ATTR_##name] = (def);
+	NSCC_ATTRS(NSCC_ATTR_DEF)
+#undef NSCC_ATTR_DEF
+	NSCC_P(p, flavour) = flavour;
+	/* The MRC page traps by default; the UET page does not. */
+	NSCC_P(p, trimming_enabled) = flavour == NSCC_FLAVOUR_MRC;
+}
+
+/* Cross-attribute rules that single-attribute ranges cannot express. */
+int nscc_params_check(const struct nscc_params *p, const char **why)
+{
+	if (NSCC_P(p, receiver_congestion_low_threshold) >
+	    NSCC_P(p, receiver_congestion_high_threshold)) {
+		*why = "receiver_congestion_low_threshold is above receiver_congestion_high_threshold";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Bytes in a BDP of rate_mbps x rtt_ns. */
+static u64 nscc_bdp(u32 rate_mbps, u64 rtt_ns)
+{
+	return div_u64((u64)rate_mbps * rtt_ns, 8000);
+}
+
+void nscc_init(struct nscc *n, const struct nscc_params *p, u32 mtu, u64 now)
+{
+	struct nscc_cfg *c = &n->cfg;
+	u64 bdp, ref_bdp, ref_ns, rtt = NSCC_P(p, config_base_rtt_ns);
+
+	*n = (struct nscc){ 0 };	/* P6: all state starts at zero */
+	c->flavour = NSCC_P(p, flavour);
+	c->trimming = NSCC_P(p, trimming_enabled);
+	c->disable_qa = NSCC_P(p, disable_quick_adapt);
+	c->override_max = NSCC_P(p, override_spec_max_congestion_window);
+	c->pass_through = NSCC_P(p, pass_through);
+	c->enable = NSCC_P(p, nscc_enable);
+	c->qa_gate = NSCC_P(p, quick_adapt_gate);
+	c->mtu = max_t(u32, mtu, 1);
+	c->cfg_base_rtt = max_t(u64, rtt, 1);
+	c->rate_mbps = NSCC_P(p, data_rate_mbps);
+	c->margin = NSCC_P(p, target_queue_delay_margin_ns);
+
+	if (NSCC_P(p, override_spec_target_queue_delay))
+		c->target = NSCC_P(p, target_queue_delay_ns);
+	else if (c->trimming)
+		c->target = div_u64(rtt * 3, 4);
+	else
+		c->target = rtt;
+	c->target = max_t(u32, c->target, 1);
+	c->qa_threshold = c->trimming ? U32_MAX :
+			  NSCC_P(p, quick_adapt_threshold_ns);
+
+	bdp = max_t(u64, nscc_bdp(c->rate_mbps, rtt), 1);
+	ref_bdp = max_t(u64, nscc_bdp(NSCC_P(p, reference_network_link_speed_mbps),
+				      NSCC_P(p, reference_network_rtt_ns)), 1);
+
+	/*
+	 * alpha = A x sa x sb x MTU / target = A x MTU x bdp / (ref_bdp x
+	 * ref_rtt), Q16 bytes per ns per acked byte (D1);
+	 * fi = F x MTU x sa bytes; fi_scale = S x 0.25 x sa (D2);
+	 * eta = E x MTU x sa bytes.  The multipliers are thousandths (D8).
+	 */
+	ref_ns = fabric_mul_sat(ref_bdp * 1000, NSCC_P(p, reference_network_rtt_ns));
+	c->alpha_q = fabric_muldiv((u64)NSCC_P(p, alpha_multiplier) * c->mtu,
+				   bdp << Q16, ref_ns, true);
+	c->fi_q = fabric_muldiv((u64)NSCC_P(p, fair_increase_multiplier) * c->mtu,
+				bdp << Q16, ref_bdp * 1000, true);
+	c->fis_q = fabric_muldiv(NSCC_P(p, fast_increase_multiplier),
+				 bdp << (Q16 - 2), ref_bdp * 1000, true);
+	c->eta = fabric_muldiv((u64)NSCC_P(p, eta_multiplier) * c->mtu, bdp,
+			       ref_bdp * 1000, false);
+	c->gamma_q = fabric_muldiv(NSCC_P(p, gamma), Q16_ONE, 1000, true);
+	c->mdjump_q = fabric_muldiv(NSCC_P(p, max_multiplicative_decrease_jump),
+				    Q16_ONE, 1000, true);
+	c->dalpha_q = fabric_muldiv(NSCC_P(p, delay_alpha), Q16_ONE, 1000, true);
+	c->adjust_bytes = 8ULL * c->mtu;
+
+	if (c->override_max)
+		n->max_wnd = (u64)NSCC_P(p, max_congestion_window_pkts) * c->mtu;
+	else
+		n->max_wnd = bdp * 3 / 2;
+	n->max_wnd = max_t(u64, n->max_wnd, c->mtu);
+	n->cwnd = n->max_wnd;		/* no slow start */
+	n->base_rtt = rtt;
+	n->delay_ref = rtt;
+	n->last_adjust = now;
+	n->last_dec = now;
+}
+
+static inline bool nscc_uet(const struct nscc *n)
+{
+	return n->cfg.flavour == NSCC_FLAVOUR_UET;
+}
+
+static void nscc_release(struct nscc *n, u64 bytes)
+{
+	n->inflight -= (s64)min_t(u64, bytes, S64_MAX);
+}
+
+/* cwnd = max(cwnd - bytes, MTU) */
+static void nscc_shrink(struct nscc *n, u64 bytes)
+{
+	u64 mtu = n->cfg.mtu;
+
+	n->cwnd = n->cwnd > bytes && n->cwnd - bytes > mtu ?
+		  n->cwnd - bytes : mtu;
+}
+
+static void nscc_bounds(struct nscc *n)
+{
+	n->cwnd = clamp_t(u64, n->cwnd, n->cfg.mtu, n->max_wnd);
+}
+
+static u64 nscc_wnd_of_rtt(const struct nscc *n, u64 rtt)
+{
+	return max_t(u64, nscc_bdp(n->cfg.rate_mbps, rtt) * 3 / 2, n->cfg.mtu);
+}
+
+/*
+ * Offer an RTT sample to the base RTT; returns true when it fell.
+ * mrc: any lower sample becomes the base, and the max window follows
+ * unless it is overridden.  uet: only a sample more than ~1 us below the
+ * base lowers it, to sample + 1 us, and from then on the max window always
+ * follows it and delay is measured from the sample that lowered it.
+ */
+static bool nscc_update_base_rtt(struct nscc *n, u64 rtt)
+{
+	if (nscc_uet(n)) {
+		if (rtt + NSCC_UET_HYST >= n->base_rtt)
+			return false;
+		n->base_rtt = rtt + NSCC_UET_HYST;
+		n->delay_ref = rtt;
+		n->base_measured = true;
+		n->max_wnd = nscc_wnd_of_rtt(n, n->base_rtt);
+		return true;
+	}
+	if (rtt >= n->base_rtt)
+		return false;
+	n->base_rtt = rtt;
+	n->delay_ref = rtt;
+	if (!n->cfg.override_max)
+		n->max_wnd = nscc_wnd_of_rtt(n, rtt);
+	return true;
+}
+
+/* avg += DelayAlpha x (d - avg), in Q16 ns */
+static void nscc_update_delay(struct nscc *n, u64 d)
+{
+	s64 diff = (s64)(min_t(u64, d, NSCC_DELAY_CAP) << Q16) - n->avg_q;
+
+	n->avg_q += (diff * (s64)n->cfg.dalpha_q) >> Q16;
+}
+
+/*
+ * Quick Adapt (notes section 3.4).  Returns true when the caller must stop
+ * processing this event: QA fired, or a marked event was swallowed by the
+ * ignore phase.  The first call opens the first observation window.
+ */
+static bool nscc_quick_adapt(struct nscc *n, u64 now, bool is_loss,
+			     bool marked, u64 d, enum nscc_routine *r)
+{
+	const struct nscc_cfg *c = &n->cfg;
+	bool done = false;
+
+	if (c->disable_qa)
+		return false;
+	if (n->bytes_ignored < n->bytes_to_ignore && marked) {
+		done = true;
+		*r = NSCC_R_QA_IGNORE;
+	} else if (!n->qa_open || now >= n->qa_endtime) {
+		u64 sig = nscc_uet(n) ? nscc_avg_delay(n) : d;
+		bool trigger = n->trigger_qa || is_loss ||
+			       (!c->trimming && sig > c->qa_threshold);
+
+		if (n->qa_open && trigger &&
+		    n->achieved_bytes < (n->max_wnd >> c->qa_gate)) {
+			n->cwnd = max_t(u64, n->achieved_bytes, c->mtu);
+			n->bytes_to_ignore = n->inflight > 0 ? n->inflight : 0;
+			n->bytes_ignored = 0;
+			n->trigger_qa = false;
+			n->st.qa_count++;
+			done = true;
+			*r = NSCC_R_QA;
+		}
+		n->achieved_bytes = 0;
+		n->qa_open = true;
+		n->qa_endtime = now + n->base_rtt + c->target;
+	}
+	if (done) {
+		n->inc_q = 0;
+		n->received_bytes = 0;
+	}
+	return done;
+}
+
+/* Fast increase, entered from proportional increase only (section 3.6). */
+static bool nscc_fast_increase(struct nscc *n, u64 b, u64 d)
+{
+	const struct nscc_cfg *c = &n->cfg;
+
+	if (d < c->margin) {
+		n->fi_bytes = fabric_add_sat(n->fi_bytes, b);
+		if (n->fi_bytes > n->cwnd || n->fast) {
+			u64 step = fabric_mul_sat(b, c->fis_q) >> Q16;
+
+			n->cwnd = min_t(u64, fabric_add_sat(n->cwnd, step),
+					n->max_wnd);
+			n->fast = true;
+			n->st.fi_count++;
+			return true;
+		}
+	} else {
+		n->fi_bytes = 0;
+	}
+	n->fast = false;
+	return false;
+}
+
+static enum nscc_routine nscc_proportional(struct nscc *n, u64 b, u64 d)
+{
+	u64 inc;
+
+	if (nscc_fast_increase(n, b, d))
+		return NSCC_R_FAST;
+	inc = fabric_mul_sat(fabric_mul_sat(n->cfg.alpha_q, b),
+			     n->cfg.target - d);
+	n->inc_q = fabric_add_sat(n->inc_q, inc);
+	return NSCC_R_PROPORTIONAL;
+}
+
+static enum nscc_routine nscc_fair(struct nscc *n, u64 b)
+{
+	n->inc_q = fabric_add_sat(n->inc_q, fabric_mul_sat(n->cfg.fi_q, b));
+	return NSCC_R_FAIR;
+}
+
+/* uet only: cut by the average delay's excess, at most once per base RTT. */
+static enum nscc_routine nscc_md(struct nscc *n, u64 now)
+{
+	const struct nscc_cfg *c = &n->cfg;
+	u64 avg = nscc_avg_delay(n);
+	u64 f;
+
+	n->fast = false;
+	n->fi_bytes = 0;
+	if (avg <= c->target || now - n->last_dec <= n->base_rtt)
+		return NSCC_R_MD;
+	f = div64_u64((u64)c->gamma_q * (avg - c->target), avg);
+	f = f < Q16_ONE ? Q16_ONE - f : 0;
+	f = max_t(u64, f, c->mdjump_q);
+	n->cwnd = max_t(u64, fabric_mul_sat(n->cwnd, f) >> Q16, c->mtu);
+	n->last_dec = now;
+	n->st.md_count++;
+	return NSCC_R_MD;
+}
+
+/* Apply the pending increase; eta at most once per ConfigBaseRTT (P1). */
+static void nscc_fulfill(struct nscc *n, u64 now)
+{
+	const struct nscc_cfg *c = &n->cfg;
+	bool period = now - n->last_adjust >= c->cfg_base_rtt;
+
+	if (!period && n->received_bytes <= c->adjust_bytes)
+		return;
+	n->cwnd = fabric_add_sat(n->cwnd, div64_u64(n->inc_q, n->cwnd << Q16));
+	if (period) {
+		n->last_adjust = now;
+		n->cwnd = fabric_add_sat(n->cwnd, c->eta);
+		n->st.etas++;
+	}
+	n->cwnd = min_t(u64, n->cwnd, n->max_wnd);
+	n->inc_q = 0;
+	n->received_bytes = 0;
+	n->st.fulfills++;
+}
+
+/* uet: returns true when the ACK is receiver-limited (section 3.10). */
+static bool nscc_penalty(struct nscc *n, const struct nscc_ack *a)
+{
+	if (a->pen > 0) {
+		u64 dec = (min_t(u64, a->pen, NSCC_PEN_MAX) * a->bytes) >> 7;
+		u64 cap = n->inflight > 0 ? n->inflight : 0;
+
+		if (!n->saved_cwnd)
+			n->saved_cwnd = n->cwnd;
+		n->cwnd = min_t(u64, n->cwnd, cap);
+		nscc_shrink(n, dec);
+		n->st.penalties++;
+		return true;
+	}
+	if (a->restore && n->saved_cwnd) {
+		n->cwnd = n->saved_cwnd;
+		n->saved_cwnd = 0;
+	}
+	return false;
+}
+
+enum nscc_routine nscc_on_ack(struct nscc *n, u64 now,
+			      const struct nscc_ack *a)
+{
+	const struct nscc_cfg *c = &n->cfg;
+	enum nscc_routine r = NSCC_R_NONE;
+	bool uet = nscc_uet(n), rcv_limited = false, marked;
+	u64 b = min_t(u64, a->bytes, S64_MAX), rtt, d;
+
+	nscc_release(n, b);
+	n->st.acks++;
+	if (!c->enable) {
+		if (a->rtt_ns != NSCC_NO_RTT && a->rtt_ns > a->service_ns &&
+		    nscc_update_base_rtt(n, a->rtt_ns - a->service_ns))
+			nscc_bounds(n);
+		return NSCC_R_DISABLED;
+	}
+	n->bytes_ignored = fabric_add_sat(n->bytes_ignored, b);
+	n->received_bytes = fabric_add_sat(n->received_bytes, b);
+	n->achieved_bytes = fabric_add_sat(n->achieved_bytes, b);
+
+	if (uet)
+		rcv_limited = nscc_penalty(n, a);
+	if (a->rtt_ns == NSCC_NO_RTT) {
+		if (uet)
+			nscc_bounds(n);
+		return r;
+	}
+	rtt = a->rtt_ns > a->service_ns ? a->rtt_ns - a->service_ns : 0;
+	n->st.rtt_samples++;
+	if (nscc_update_base_rtt(n, rtt))
+		n->cwnd = min_t(u64, n->cwnd, n->max_wnd);
+	d = rtt > n->delay_ref ? rtt - n->delay_ref : 0;
+	d = min_t(u64, d, NSCC_DELAY_CAP);
+	n->last_delay = d;
+	nscc_update_delay(n, d);
+
+	marked = uet && a->ecn;
+	if (marked)
+		n->st.ecn_acks++;
+	if (nscc_quick_adapt(n, now, false, marked, d, &r)) {
+		nscc_bounds(n);
+		return r;
+	}
+
+	if (marked)
+		r = d >= c->target ? nscc_md(n, now) : NSCC_R_HOLD;
+	else if (rcv_limited)
+		r = NSCC_R_HOLD;
+	else if (d >= c->target)
+		r = nscc_fair(n, b);
+	else
+		r = nscc_proportional(n, b, d);
+
+	nscc_fulfill(n, now);
+	nscc_bounds(n);
+	return r;
+}
+
+enum nscc_routine nscc_on_cack(struct nscc *n, u64 bytes)
+{
+	nscc_release(n, bytes);
+	return NSCC_R_CACK;
+}
+
+/* Offer a NACK's sample (no service time) to the base RTT. */
+static void nscc_nack_rtt(struct nscc *n, u64 rtt_ns)
+{
+	if (rtt_ns == NSCC_NO_RTT || !nscc_update_base_rtt(n, rtt_ns))
+		return;
+	/* The UET page keeps the window under the max window always. */
+	if (nscc_uet(n))
+		n->cwnd = min_t(u64, n->cwnd, n->max_wnd);
+}
+
+enum nscc_routine nscc_on_trim(struct nscc *n, u64 now, u64 bytes,
+			       u64 rtt_ns)
+{
+	enum nscc_routine r = NSCC_R_TRIM;
+
+	nscc_release(n, bytes);
+	n->st.trims++;
+	nscc_nack_rtt(n, rtt_ns);
+	if (!n->cfg.enable)
+		return NSCC_R_DISABLED;
+	nscc_update_delay(n, n->cfg.cfg_base_rtt);
+	n->bytes_ignored = fabric_add_sat(n->bytes_ignored, bytes);
+	n->trigger_qa = true;
+	if (nscc_quick_adapt(n, now, true, true, 0, &r))
+		return r;
+	nscc_shrink(n, bytes);
+	return r;
+}
+
+enum nscc_routine nscc_on_nack(struct nscc *n, u64 now, u64 bytes,
+			       u64 rtt_ns)
+{
+	nscc_release(n, bytes);
+	n->st.nacks++;
+	nscc_nack_rtt(n, rtt_ns);
+	return NSCC_R_NACK;
+}
+
+enum nscc_routine nscc_on_loss(struct nscc *n, u64 bytes)
+{
+	nscc_release(n, bytes);
+	n->st.losses++;
+	if (!n->cfg.enable)
+		return NSCC_R_DISABLED;
+	nscc_shrink(n, bytes);
+	n->bytes_ignored = fabric_add_sat(n->bytes_ignored, bytes);
+	return NSCC_R_LOSS;
+}
+
+enum nscc_routine nscc_on_send(struct nscc *n, u64 bytes)
+{
+	n->inflight += (s64)min_t(u64, bytes, S64_MAX);
+	return NSCC_R_SEND;
+}
+
+/*
+ * mrc gates the payload fetch on inflight < cwnd (the packet may overshoot
+ * by less than one packet); uet sends only if the packet fits.
+ */
+bool nscc_can_send(const struct nscc *n, u64 bytes)
+{
+	if (n->cfg.pass_through || n->inflight < 0)
+		return true;
+	if (nscc_uet(n))
+		return (u64)n->inflight + bytes <= n->cwnd;
+	return (u64)n->inflight < n->cwnd;
+}
+
+u8 nscc_receiver_penalty(const struct nscc_params *p, u32 occupancy_milli)
+{
+	u32 lo = NSCC_P(p, receiver_congestion_low_threshold);
+	u32 hi = NSCC_P(p, receiver_congestion_high_threshold);
+
+	if (occupancy_milli < lo)
+		return 0;
+	if (occupancy_milli >= hi)
+		return NSCC_PEN_MAX;
+	return NSCC_PEN_MAX * (occupancy_milli - lo) / (hi - lo);
+}

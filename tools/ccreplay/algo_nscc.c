@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ccreplay --algo nscc: the NSCC core (net/nscc/nscc_core.c) over a trace.
+ *
+ * Events (notes/nscc.md section 4): ack is an ACK in the uet flavour and a
+ * SACK in mrc; cack releases bytes only; trim is a trim NACK; nack is any
+ * other NACK; loss is a presumed loss; send puts bytes in flight.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <net/nscc.h>
+
+#include "ccreplay.h"
+
+static struct nscc_params nscc_p;
+static struct nscc nscc_n;
+
+static int nscc_defaults(const char *flavour, const char **why)
+{
+	u32 f = NSCC_FLAVOUR_UET;
+
+	if (flavour && fabric_attr_parse(&nscc_attr_descs[NSCC_ATTR_flavour],
+					 flavour, &f, why))
+		return -EINVAL;
+	nscc_params_init(&nscc_p, f);
+	return 0;
+}
+
+static int nscc_start(u32 mtu, const char **why)
+{
+	u32 hdr = NSCC_P(&nscc_p, flavour) == NSCC_FLAVOUR_MRC ?
+		  NSCC_MRC_HDR_BYTES : NSCC_UET_HDR_BYTES;
+
+	if (nscc_params_check(&nscc_p, why))
+		return -EINVAL;
+	nscc_init(&nscc_n, &nscc_p, mtu ? mtu : 4096 + hdr, 0);
+	return 0;
+}
+
+static u64 nscc_rtt(struct ccr_event *ev)
+{
+	u64 rtt;
+
+	return ccr_get(ev, "rtt", &rtt) ? rtt : NSCC_NO_RTT;
+}
+
+static int nscc_event(struct ccr_event *ev, const char **why)
+{
+	struct nscc_ack a = { .rtt_ns = NSCC_NO_RTT };
+	const char *e = ev->name;
+	u64 v, bytes;
+
+	if (!ccr_get(ev, "bytes", &bytes)) {
+		*why = "missing bytes=";
+		return -EINVAL;
+	}
+	if (!strcmp(e, "ack")) {
+		a.bytes = bytes;
+		a.rtt_ns = nscc_rtt(ev);
+		if (ccr_get(ev, "service", &v))
+			a.service_ns = v;
+		if (ccr_get(ev, "ecn", &v))
+			a.ecn = v != 0;
+		if (ccr_get(ev, "pen", &v)) {
+			if (v > NSCC_PEN_MAX) {
+				*why = "pen= is above 127";
+				return -EINVAL;
+			}
+			a.pen = v;
+		}
+		if (ccr_get(ev, "restore", &v))
+			a.restore = v != 0;
+		nscc_on_ack(&nscc_n, ev->t_ns, &a);
+	} else if (!strcmp(e, "cack")) {
+		nscc_on_cack(&nscc_n, bytes);
+	} else if (!strcmp(e, "trim")) {
+		nscc_on_trim(&nscc_n, ev->t_ns, bytes, nscc_rtt(ev));
+	} else if (!strcmp(e, "nack")) {
+		nscc_on_nack(&nscc_n, ev->t_ns, bytes, nscc_rtt(ev));
+	} else if (!strcmp(e, "loss")) {
+		nscc_on_loss(&nscc_n, bytes);
+	} else if (!strcmp(e, "send")) {
+		nscc_on_send(&nscc_n, bytes);
+	} else {
+		*why = "unknown event (ack, cack, trim, nack, loss, send)";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void nscc_print(const struct ccr_event *ev)
+{
+	const struct nscc *n = &nscc_n;
+
+	printf("%llu %s %llu %llu %lld %llu %llu %llu %llu\n",
+	       (unsigned long long)ev->t_ns, ev->name,
+	       (unsigned long long)n->cwnd, (unsigned long long)n->max_wnd,
+	       (long long)n->inflight, (unsigned long long)n->base_rtt,
+	       (unsigned long long)nscc_avg_delay(n),
+	       (unsigned long long)n->st.qa_count,
+	       (unsigned long long)n->st.fi_count);
+}
+
+const struct ccr_algo ccr_algo_nscc = {
+	.name = "nscc",
+	.header = "t_ns event cwnd max_wnd inflight base_rtt_ns avg_delay_ns qa_count fi_count",
+	.events_help =
+		"  ack bytes= [rtt=] [ecn=] [pen=] [restore=] [service=]\n"
+		"  cack bytes=   trim bytes= [rtt=]   nack bytes= [rtt=]\n"
+		"  loss bytes=   send bytes=\n",
+	.descs = nscc_attr_descs,
+	.nattrs = NSCC_ATTR_COUNT,
+	.values = nscc_p.v,
+	.defaults = nscc_defaults,
+	.start = nscc_start,
+	.event = nscc_event,
+	.print = nscc_print,
+};
