@@ -1,0 +1,130 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers for the VM selftests: test hosts in network namespaces, checks
+# that print "# " diagnostics and remember failure, bounded polling instead
+# of blind sleeps, and cleanup on exit.  The ideas (unique netns names,
+# trap-based cleanup, busywait, status merging) follow the upstream
+# selftests' net/lib.sh; this is an independent, smaller version.
+#
+# Test hosts are addressed only from 198.18.0.0/15 and 2001:db8::/32.
+
+ksft_skip=4
+RET=0
+NS_LIST=()
+CLEANUP=()
+
+log() { echo "$*"; }
+
+# check COND_RC MESSAGE: record a failure if COND_RC is non-zero.
+check() {
+	local rc=$1
+	shift
+	if [[ $rc -eq 0 ]]; then
+		log "PASS: $*"
+	else
+		log "FAIL: $*"
+		RET=1
+	fi
+}
+
+# check_cmd MESSAGE -- CMD...: run CMD, record its success.
+check_cmd() {
+	local msg=$1
+	shift 2
+	"$@"
+	check $? "$msg"
+}
+
+# check_fail MESSAGE -- CMD...: CMD must fail.
+check_fail() {
+	local msg=$1
+	shift 2
+	if "$@" 2>/dev/null; then
+		check 1 "$msg"
+	else
+		check 0 "$msg"
+	fi
+}
+
+skip() {
+	log "SKIP: $*"
+	exit $ksft_skip
+}
+
+require_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null || skip "$c not installed"
+	done
+}
+
+# busywait TIMEOUT_MS CMD...: poll CMD until it succeeds.
+busywait() {
+	local timeout_ms=$1 start
+	shift
+	start=$(date +%s%3N)
+	until "$@"; do
+		(($(date +%s%3N) - start > timeout_ms)) && return 1
+		sleep 0.05
+	done
+}
+
+cleanup_all() {
+	local i ns pids
+	for ((i = ${#CLEANUP[@]} - 1; i >= 0; i--)); do
+		eval "${CLEANUP[i]}" >/dev/null 2>&1 || true
+	done
+	for ns in "${NS_LIST[@]}"; do
+		pids=$(ip netns pids "$ns" 2>/dev/null)
+		[[ -n $pids ]] && kill $pids 2>/dev/null
+		ip netns del "$ns" 2>/dev/null
+	done
+}
+trap cleanup_all EXIT
+
+# defer CMD: run CMD (a string) at exit, in reverse order of deferral.
+defer() { CLEANUP+=("$*"); }
+
+# setup_ns VAR...: create uniquely named netns with lo up; set VAR to it.
+setup_ns() {
+	local var name
+	for var in "$@"; do
+		name="$var-$(mktemp -u XXXXXX)"
+		ip netns add "$name" || return 1
+		ip -n "$name" link set lo up
+		NS_LIST+=("$name")
+		printf -v "$var" '%s' "$name"
+	done
+}
+
+# link_ns NS1 IF1 ADDR1 NS2 IF2 ADDR2: a veth pair with v4 /24 and v6 /64.
+# ADDRn is the host byte: 198.18.X.ADDR and 2001:db8:X::ADDR with X = $SUBNET.
+link_ns() {
+	local ns1=$1 if1=$2 a1=$3 ns2=$4 if2=$5 a2=$6 sub=${SUBNET:-0}
+	ip link add "$if1" netns "$ns1" type veth peer name "$if2" netns "$ns2" || return 1
+	ip -n "$ns1" addr add "198.18.$sub.$a1/24" dev "$if1"
+	ip -n "$ns2" addr add "198.18.$sub.$a2/24" dev "$if2"
+	ip -n "$ns1" addr add "2001:db8:$sub::$a1/64" dev "$if1" nodad
+	ip -n "$ns2" addr add "2001:db8:$sub::$a2/64" dev "$if2" nodad
+	ip -n "$ns1" link set "$if1" up
+	ip -n "$ns2" link set "$if2" up
+}
+
+# nscc_stat NS NAME: a counter from /proc/net/nscc_stat in NS.
+nscc_stat() {
+	ip netns exec "$1" awk -v k="$2" '$1 == k { print $2 }' /proc/net/nscc_stat
+}
+
+TRACEFS=/sys/kernel/tracing
+
+trace_on() {
+	[[ -d $TRACEFS/events/$1 ]] || return 1
+	echo > "$TRACEFS/trace"
+	echo 1 > "$TRACEFS/events/$1/enable"
+	defer "echo 0 > $TRACEFS/events/$1/enable"
+}
+
+trace_off() {
+	echo 0 > "$TRACEFS/events/$1/enable"
+}

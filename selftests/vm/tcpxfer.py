@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Bulk TCP transfer with an end-to-end digest, for the VM selftests.
+
+  tcpxfer.py server ADDR PORT [--cc NAME]            prints "bytes=N sha256=H"
+  tcpxfer.py client ADDR PORT (--bytes N | --seconds S) [--cc NAME] [--seed S]
+                                                     prints "bytes=N sha256=H cc=NAME"
+
+The client sends a deterministic pseudo-random stream and prints its digest;
+the server prints the digest of what arrived.  Equal lines mean the data
+arrived intact.  The congestion control is set with TCP_CONGESTION on the
+socket, and the client reports the one the kernel actually used.
+"""
+import argparse
+import hashlib
+import socket
+import sys
+import time
+
+CHUNK = 1 << 16
+
+
+def stream(seed):
+    """Yields 64 KiB blocks of a deterministic stream."""
+    block = hashlib.sha256(seed.encode()).digest() * (CHUNK // 32)
+    n = 0
+    while True:
+        yield block[n % 251:] + block[:n % 251]
+        n += 1
+
+
+def set_cc(sock, cc):
+    if cc:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, cc.encode())
+
+
+def server(args):
+    fam = socket.AF_INET6 if ":" in args.addr else socket.AF_INET
+    ls = socket.socket(fam, socket.SOCK_STREAM)
+    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    set_cc(ls, args.cc)
+    ls.bind((args.addr, args.port))
+    ls.listen(1)
+    print("listening", flush=True)
+    conn, _ = ls.accept()
+    h, total = hashlib.sha256(), 0
+    while True:
+        buf = conn.recv(1 << 20)
+        if not buf:
+            break
+        h.update(buf)
+        total += len(buf)
+    print(f"bytes={total} sha256={h.hexdigest()}", flush=True)
+
+
+def client(args):
+    fam = socket.AF_INET6 if ":" in args.addr else socket.AF_INET
+    s = socket.socket(fam, socket.SOCK_STREAM)
+    set_cc(s, args.cc)
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            s.connect((args.addr, args.port))
+            break
+        except ConnectionRefusedError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+            s.close()
+            s = socket.socket(fam, socket.SOCK_STREAM)
+            set_cc(s, args.cc)
+    cc = s.getsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, 16)
+    cc = cc.split(b"\0")[0].decode()
+    h, total = hashlib.sha256(), 0
+    end = time.monotonic() + args.seconds if args.seconds else None
+    for block in stream(args.seed):
+        if args.bytes is not None:
+            if total >= args.bytes:
+                break
+            block = block[:args.bytes - total]
+        elif time.monotonic() >= end:
+            break
+        s.sendall(block)
+        h.update(block)
+        total += len(block)
+    s.shutdown(socket.SHUT_WR)
+    s.recv(1)
+    s.close()
+    print(f"bytes={total} sha256={h.hexdigest()} cc={cc}", flush=True)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("mode", choices=["server", "client"])
+    p.add_argument("addr")
+    p.add_argument("port", type=int)
+    p.add_argument("--cc")
+    p.add_argument("--bytes", type=int)
+    p.add_argument("--seconds", type=float)
+    p.add_argument("--seed", default="fabric")
+    args = p.parse_args()
+    if args.mode == "client" and (args.bytes is None) == (args.seconds is None):
+        p.error("client needs exactly one of --bytes, --seconds")
+    (server if args.mode == "server" else client)(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
