@@ -19,7 +19,8 @@ USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
 	       -Wmissing-prototypes -Iinclude -Iselftests/lib
 
 NSCC_CORE   := net/nscc/nscc_core.c
-CORE_HDRS   := include/net/fabric_core.h include/net/fabric_attr.h include/net/nscc.h
+CORE_HDRS   := include/net/fabric_core.h include/net/fabric_attr.h include/net/nscc.h \
+	       include/net/nscc_attrs.h
 CCREPLAY    := tools/ccreplay/ccreplay
 UNIT_TESTS  := selftests/unit/nscc_test
 

@@ -7,8 +7,8 @@
  * --set) parse the same names with the same rules.
  *
  * Names are the spec pages' attribute names in snake_case with the unit in
- * the name; fractions are thousandths.  The table is an X-macro list in the
- * algorithm's header (e.g. NSCC_ATTRS in include/net/nscc.h), so the
+ * the name; fractions are thousandths.  The table is an X-macro list of the
+ * algorithm's (e.g. include/net/nscc_attrs.h), so the
  * descriptor array, the value array's indices and the module parameters
  * cannot drift apart.
  *

@@ -47,6 +47,7 @@ TRACE_EVENT(nscc_update,
 		__field(u64, avg_delay_ns)
 		__field(u64, delay_ns)
 		__field(u32, cwnd_pkts)
+		__field(u32, mtu)
 		__field(int, routine)
 		__field(u16, sport)
 		__field(u16, dport)
@@ -60,15 +61,17 @@ TRACE_EVENT(nscc_update,
 		__entry->avg_delay_ns = nscc_avg_delay(n);
 		__entry->delay_ns = n->last_delay;
 		__entry->cwnd_pkts = cwnd_pkts;
+		__entry->mtu = n->cfg.mtu;
 		__entry->routine = routine;
 		__entry->sport = sk->sk_num;
 		__entry->dport = ntohs(sk->sk_dport);
 	),
 
-	TP_printk("sport=%u dport=%u routine=%s cwnd=%llu cwnd_pkts=%u max_wnd=%llu inflight=%lld base_rtt_ns=%llu avg_delay_ns=%llu delay_ns=%llu",
+	TP_printk("sport=%u dport=%u routine=%s cwnd=%llu cwnd_pkts=%u mtu=%u max_wnd=%llu inflight=%lld base_rtt_ns=%llu avg_delay_ns=%llu delay_ns=%llu",
 		  __entry->sport, __entry->dport,
 		  nscc_show_routine(__entry->routine),
-		  __entry->cwnd, __entry->cwnd_pkts, __entry->max_wnd,
+		  __entry->cwnd, __entry->cwnd_pkts, __entry->mtu,
+		  __entry->max_wnd,
 		  __entry->inflight, __entry->base_rtt_ns,
 		  __entry->avg_delay_ns, __entry->delay_ns)
 );

@@ -4,7 +4,7 @@
  * module parameters as the defaults a new namespace starts from, and the
  * counters in /proc/net/nscc_stat.
  *
- * The attributes are NSCC_ATTRS of include/net/nscc.h, the single table
+ * The attributes are those of include/net/nscc_attrs.h, the single table
  * that also gives ccreplay its --set keys.  A socket copies its namespace's
  * values when nscc starts on it (tcp_nscc_params()), so a sysctl write
  * affects sockets started afterwards.
@@ -23,9 +23,9 @@ static unsigned int tcp_nscc_net_id __read_mostly;
  * table's values from link time.
  */
 static u32 tcp_nscc_defaults[NSCC_ATTR_COUNT] = {
-#define TCP_NSCC_DEF(name, kind, def, lo, hi, help) [NSCC_ATTR_##name] = (def),
-	NSCC_ATTRS(TCP_NSCC_DEF)
-#undef TCP_NSCC_DEF
+#define NSCC_ATTR(name, kind, def, lo, hi, help) [NSCC_ATTR_##name] = (def),
+#include <net/nscc_attrs.h>
+#undef NSCC_ATTR
 };
 
 static DEFINE_MUTEX(tcp_nscc_attr_lock);
@@ -45,10 +45,10 @@ static const struct fabric_attr_set tcp_nscc_attrs = {
 };
 
 /* One module parameter per attribute, same name as the sysctl. */
-#define TCP_NSCC_PARAM(name, kind, def, lo, hi, help) \
+#define NSCC_ATTR(name, kind, def, lo, hi, help) \
 	FABRIC_ATTR_MODULE_PARAM(tcp_nscc_attrs, name, NSCC_ATTR_##name, help);
-NSCC_ATTRS(TCP_NSCC_PARAM)
-#undef TCP_NSCC_PARAM
+#include <net/nscc_attrs.h>
+#undef NSCC_ATTR
 
 static const char * const tcp_nscc_stat_names[TCP_NSCC_STAT_COUNT] = {
 	[TCP_NSCC_STAT_SOCKETS]		= "sockets",

@@ -63,19 +63,19 @@ const char * const nscc_routine_names[NSCC_R_COUNT] = {
 #define NSCC_NAMES_FLAVOUR	nscc_flavour_names
 
 const struct fabric_attr_desc nscc_attr_descs[NSCC_ATTR_COUNT] = {
-#define NSCC_ATTR_ROW(name, kind, def, lo, hi, help) \
+#define NSCC_ATTR(name, kind, def, lo, hi, help) \
 	[NSCC_ATTR_##name] = FABRIC_ATTR_DESC(name, kind, def, lo, hi, help, \
 					      NSCC_NAMES_##kind),
-	NSCC_ATTRS(NSCC_ATTR_ROW)
-#undef NSCC_ATTR_ROW
+#include <net/nscc_attrs.h>
+#undef NSCC_ATTR
 };
 
 void nscc_params_init(struct nscc_params *p, enum nscc_flavour flavour)
 {
-#define NSCC_ATTR_DEF(name, kind, def, lo, hi, help) \
-	p->v[NSCC_ATTR_##name] = (def);
-	NSCC_ATTRS(NSCC_ATTR_DEF)
-#undef NSCC_ATTR_DEF
+	unsigned int i;
+
+	for (i = 0; i < NSCC_ATTR_COUNT; i++)
+		p->v[i] = nscc_attr_descs[i].def;
 	NSCC_P(p, flavour) = flavour;
 	/* The MRC page traps by default; the UET page does not. */
 	NSCC_P(p, trimming_enabled) = flavour == NSCC_FLAVOUR_MRC;

@@ -1218,7 +1218,7 @@ static void params_check(void)
 	       "params_check: low 800 > high 750 rejected with a reason");
 
 	/*
-	 * Per-attribute ranges (the min/max columns of NSCC_ATTRS) are not
+	 * Per-attribute ranges (the min/max columns of nscc_attrs.h) are not
 	 * tested here: the header does not say whether nscc_params_check()
 	 * or the attribute layer enforces them.
 	 */

@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The README's demo, run inside the VM by "make demo": two NSCC (uet)
+# senders share a 100 Mbit/s switch port that marks CE above 1 ms of
+# queue; the second joins 3 s after the first.
+#
+#   A1 (198.18.1.1) --\
+#                      R (switch) --- 100 Mbit/s, CE > 1 ms --- B (198.18.3.1)
+#   A2 (198.18.2.1) --/
+#
+# It prints each flow's goodput, the switch's marks and drops, and a summary
+# of the nscc_update tracepoint: window range, routines taken, and the
+# window over time.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+source "$top/selftests/vm/lib.sh"
+XFER=$top/selftests/vm/tcpxfer.py
+
+modprobe tcp_nscc || exit 1
+setup_ns A1 A2 R B
+SUBNET=1 link_ns "$A1" a0 1 "$R" r1 2
+SUBNET=2 link_ns "$A2" a0 1 "$R" r2 2
+SUBNET=3 link_ns "$B" b0 1 "$R" r3 2
+ip netns exec "$R" sysctl -qw net.ipv4.ip_forward=1
+ip -n "$A1" route add default via 198.18.1.2
+ip -n "$A2" route add default via 198.18.2.2
+ip -n "$B" route add default via 198.18.3.2
+tc -n "$R" qdisc add dev r3 root handle 1: htb default 1
+tc -n "$R" class add dev r3 parent 1: classid 1:1 htb rate 100mbit ceil 100mbit
+tc -n "$R" qdisc add dev r3 parent 1:1 fq_codel ce_threshold 1ms ecn
+
+for ns in "$A1" "$A2" "$B"; do
+	ip netns exec "$ns" sysctl -qw net.ipv4.tcp_congestion_control=nscc
+	ip netns exec "$ns" sysctl -qw net.nscc.flavour=uet
+	ip netns exec "$ns" sysctl -qw net.nscc.data_rate_mbps=10000
+	ip netns exec "$ns" sysctl -qw net.nscc.config_base_rtt_ns=200000
+done
+echo "== NSCC (uet) demo: two flows into one 100 Mbit/s port marking CE above 1 ms"
+echo "   sender attributes: $(ip netns exec "$A1" sysctl net.nscc.flavour \
+	net.nscc.data_rate_mbps net.nscc.config_base_rtt_ns | tr '\n' ' ')"
+
+trace_on nscc
+ip netns exec "$B" python3 "$XFER" server 198.18.3.1 6001 >/dev/null &
+ip netns exec "$B" python3 "$XFER" server 198.18.3.1 6002 >/dev/null &
+ip netns exec "$A1" python3 "$XFER" client 198.18.3.1 6001 --seconds 8 >/tmp/demo1 &
+sleep 3
+ip netns exec "$A2" python3 "$XFER" client 198.18.3.1 6002 --seconds 5 >/tmp/demo2 &
+wait
+trace_off nscc
+
+for i in 1 2; do
+	read -r b _ < <(tr ' ' '\n' </tmp/demo$i | grep bytes= | tr '\n' ' ')
+	secs=$((i == 1 ? 8 : 5))
+	echo "flow $i: ${b#bytes=} bytes in ${secs} s = $(( ${b#bytes=} * 8 / secs / 1000000 )) Mbit/s"
+done
+echo "== switch port (tc -s qdisc show dev r3)"
+tc -n "$R" -s qdisc show dev r3 | grep -E 'fq_codel|Sent|backlog|ce_mark|maxpacket' | sed 's/^/   /'
+echo "== sender counters (/proc/net/nscc_stat in A1)"
+ip netns exec "$A1" grep -E '^(sockets|acks|ecn_acks|md_cuts|qa_fired|lost_packets|rto) ' \
+	/proc/net/nscc_stat | tr '\n' ' '
+echo
+echo "== window trace (nscc:nscc_update)"
+python3 "$top/tools/demo/trace_summary.py" $TRACEFS/trace
