@@ -145,7 +145,10 @@ extern const struct kernel_param_ops fabric_attr_param_ops;
 
 /*
  * Declares attribute _id of set _set as module parameter _name, with the
- * descriptor's help text.  Used from an X-macro over the attribute list.
+ * descriptor's help text (MODULE_PARM_DESC spelled out, so that _name is
+ * pasted or stringified rather than repeated).  It ends in a function
+ * definition, which takes no semicolon, so each row of an X-macro list
+ * expands to a complete group of declarations.
  */
 #define FABRIC_ATTR_MODULE_PARAM(_set, _name, _id, _help)		\
 	static const struct fabric_attr_param __fabric_param_##_name = {	\
@@ -153,7 +156,8 @@ extern const struct kernel_param_ops fabric_attr_param_ops;
 	};								\
 	module_param_cb(_name, &fabric_attr_param_ops,			\
 			(void *)&__fabric_param_##_name, 0644);		\
-	MODULE_PARM_DESC(_name, _help)
+	__MODULE_INFO(parm, __fabric_parm_##_name, #_name ":" _help);	\
+	static inline void __fabric_param_end_##_name(void) { }
 
 /* Per-netns sysctls under set->sysctl_path, backed by values[]. */
 struct ctl_table_header *fabric_attr_sysctl_register(struct net *net,

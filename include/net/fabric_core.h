@@ -13,32 +13,35 @@
 #define _NET_FABRIC_CORE_H
 
 #ifdef __KERNEL__
+#include <linux/bits.h>
 #include <linux/types.h>
 #include <linux/limits.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/overflow.h>
 #else
+#include <linux/types.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int32_t s32;
-typedef int64_t s64;
+typedef __u8 u8;
+typedef __u16 u16;
+typedef __u32 u32;
+typedef __u64 u64;
+typedef __s32 s32;
+typedef __s64 s64;
 
+#define BIT_ULL(nr) (1ULL << (nr))
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define U32_MAX ((u32)~0U)
 #define U64_MAX ((u64)~0ULL)
 #define S64_MAX ((s64)(U64_MAX >> 1))
 
-#define min(a, b) ((a) < (b) ? (a) : (b))
-#define max(a, b) ((a) > (b) ? (a) : (b))
-#define min_t(t, a, b) ((t)(a) < (t)(b) ? (t)(a) : (t)(b))
-#define max_t(t, a, b) ((t)(a) > (t)(b) ? (t)(a) : (t)(b))
-#define clamp_t(t, v, lo, hi) min_t(t, max_t(t, v, lo), hi)
+#define min_t(t, a, b) ({ t __a = (a), __b = (b); __a < __b ? __a : __b; })
+#define max_t(t, a, b) ({ t __a = (a), __b = (b); __a > __b ? __a : __b; })
+#define clamp_t(t, v, lo, hi)						\
+	({ t __v = (v), __lo = (lo), __hi = (hi);			\
+	   __v < __lo ? __lo : __v > __hi ? __hi : __v; })
 #define check_add_overflow(a, b, d) __builtin_add_overflow(a, b, d)
 #define check_mul_overflow(a, b, d) __builtin_mul_overflow(a, b, d)
 
@@ -59,7 +62,7 @@ static inline s64 div64_s64(s64 a, s64 b)
 
 static inline u64 mul_u64_u64_div_u64(u64 a, u64 b, u64 c)
 {
-	return (u64)((unsigned __int128)a * b / c);
+	return (u64)((__uint128_t)a * b / c);
 }
 #endif /* __KERNEL__ */
 
@@ -93,7 +96,7 @@ static inline u64 fabric_add_sat(u64 a, u64 b)
  */
 static inline u64 fabric_muldiv(u64 a, u64 b, u64 c, bool round)
 {
-	unsigned __int128 p = (unsigned __int128)a * b;
+	__uint128_t p = (__uint128_t)a * b;
 	u64 q, r;
 
 	if ((u64)(p >> 64) >= c)

@@ -14,7 +14,7 @@
  * default of the flavour asked for.
  */
 NSCC_ATTR(flavour, FLAVOUR, NSCC_FLAVOUR_UET, 0, 1,
-	  "NSCC flavour: mrc (SACK-driven, no ECN) or uet (ECN, multiplicative decrease, receiver penalty)")
+	  "NSCC flavour: mrc (SACK-driven, no ECN) or uet (ECN, decrease, receiver penalty)")
 NSCC_ATTR(data_rate_mbps, U32, 400000, 1, 3200000,
 	  "Link rate in Mbit/s; with config_base_rtt_ns it sets the BDP and the max window")
 NSCC_ATTR(config_base_rtt_ns, U32, 6000, 1, 1000000000,

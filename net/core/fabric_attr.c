@@ -90,8 +90,7 @@ const struct kernel_param_ops fabric_attr_param_ops = {
 	.get = fabric_attr_param_get,
 };
 
-/*
- * proc handler of every attribute sysctl: extra1 is the descriptor, extra2
+/* proc handler of every attribute sysctl: extra1 is the descriptor, extra2
  * the set, data this netns's value inside its values[] array.
  */
 static int fabric_attr_proc(struct ctl_table *table, int write, void *buffer,

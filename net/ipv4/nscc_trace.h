@@ -15,65 +15,54 @@
 #include <net/sock.h>
 #include <net/nscc.h>
 
-#define nscc_show_routine(r)					\
-	__print_symbolic(r,					\
-		{ NSCC_R_NONE,		"none" },		\
-		{ NSCC_R_PROPORTIONAL,	"proportional" },	\
-		{ NSCC_R_FAST,		"fast" },		\
-		{ NSCC_R_FAIR,		"fair" },		\
-		{ NSCC_R_MD,		"md" },			\
-		{ NSCC_R_HOLD,		"hold" },		\
-		{ NSCC_R_QA,		"qa" },			\
-		{ NSCC_R_QA_IGNORE,	"qa_ignore" },		\
-		{ NSCC_R_TRIM,		"trim" },		\
-		{ NSCC_R_NACK,		"nack" },		\
-		{ NSCC_R_LOSS,		"loss" },		\
-		{ NSCC_R_CACK,		"cack" },		\
-		{ NSCC_R_SEND,		"send" },		\
-		{ NSCC_R_DISABLED,	"disabled" })
+#define nscc_show_routine(r) __print_symbolic(r,			\
+	{ NSCC_R_NONE, "none" },					\
+	{ NSCC_R_PROPORTIONAL, "proportional" },			\
+	{ NSCC_R_FAST, "fast" },					\
+	{ NSCC_R_FAIR, "fair" },					\
+	{ NSCC_R_MD, "md" },						\
+	{ NSCC_R_HOLD, "hold" },					\
+	{ NSCC_R_QA, "qa" },						\
+	{ NSCC_R_QA_IGNORE, "qa_ignore" },				\
+	{ NSCC_R_TRIM, "trim" },					\
+	{ NSCC_R_NACK, "nack" },					\
+	{ NSCC_R_LOSS, "loss" },					\
+	{ NSCC_R_CACK, "cack" },					\
+	{ NSCC_R_SEND, "send" },					\
+	{ NSCC_R_DISABLED, "disabled" })
 
 TRACE_EVENT(nscc_update,
-
-	TP_PROTO(const struct sock *sk, const struct nscc *n, int routine,
-		 u32 cwnd_pkts),
-
-	TP_ARGS(sk, n, routine, cwnd_pkts),
-
-	TP_STRUCT__entry(
-		__field(u64, cwnd)
-		__field(u64, max_wnd)
-		__field(s64, inflight)
-		__field(u64, base_rtt_ns)
-		__field(u64, avg_delay_ns)
-		__field(u64, delay_ns)
-		__field(u32, cwnd_pkts)
-		__field(u32, mtu)
-		__field(int, routine)
-		__field(u16, sport)
-		__field(u16, dport)
-	),
-
-	TP_fast_assign(
-		__entry->cwnd = n->cwnd;
-		__entry->max_wnd = n->max_wnd;
-		__entry->inflight = n->inflight;
-		__entry->base_rtt_ns = n->base_rtt;
-		__entry->avg_delay_ns = nscc_avg_delay(n);
-		__entry->delay_ns = n->last_delay;
-		__entry->cwnd_pkts = cwnd_pkts;
-		__entry->mtu = n->cfg.mtu;
-		__entry->routine = routine;
-		__entry->sport = sk->sk_num;
-		__entry->dport = ntohs(sk->sk_dport);
-	),
-
-	TP_printk("sport=%u dport=%u routine=%s cwnd=%llu cwnd_pkts=%u mtu=%u max_wnd=%llu inflight=%lld base_rtt_ns=%llu avg_delay_ns=%llu delay_ns=%llu",
-		  __entry->sport, __entry->dport,
-		  nscc_show_routine(__entry->routine),
-		  __entry->cwnd, __entry->cwnd_pkts, __entry->mtu,
-		  __entry->max_wnd,
-		  __entry->inflight, __entry->base_rtt_ns,
-		  __entry->avg_delay_ns, __entry->delay_ns)
+	    TP_PROTO(const struct sock *sk, const struct nscc *n, int routine,
+		     u32 cwnd_pkts),
+	    TP_ARGS(sk, n, routine, cwnd_pkts),
+	    TP_STRUCT__entry(__field(u64, cwnd)
+			     __field(u64, max_wnd)
+			     __field(s64, inflight)
+			     __field(u64, base_rtt_ns)
+			     __field(u64, avg_delay_ns)
+			     __field(u64, delay_ns)
+			     __field(u32, cwnd_pkts)
+			     __field(u32, mtu)
+			     __field(int, routine)
+			     __field(u16, sport)
+			     __field(u16, dport)),
+	    TP_fast_assign(__entry->cwnd = n->cwnd;
+			   __entry->max_wnd = n->max_wnd;
+			   __entry->inflight = n->inflight;
+			   __entry->base_rtt_ns = n->base_rtt;
+			   __entry->avg_delay_ns = nscc_avg_delay(n);
+			   __entry->delay_ns = n->last_delay;
+			   __entry->cwnd_pkts = cwnd_pkts;
+			   __entry->mtu = n->cfg.mtu;
+			   __entry->routine = routine;
+			   __entry->sport = sk->sk_num;
+			   __entry->dport = ntohs(sk->sk_dport)),
+	    TP_printk("sport=%u dport=%u routine=%s cwnd=%llu cwnd_pkts=%u mtu=%u max_wnd=%llu inflight=%lld base_rtt_ns=%llu avg_delay_ns=%llu delay_ns=%llu",
+		      __entry->sport, __entry->dport,
+		      nscc_show_routine(__entry->routine),
+		      __entry->cwnd, __entry->cwnd_pkts, __entry->mtu,
+		      __entry->max_wnd, __entry->inflight, __entry->base_rtt_ns,
+		      __entry->avg_delay_ns, __entry->delay_ns)
 );
 
 #endif /* _TRACE_NSCC_H */

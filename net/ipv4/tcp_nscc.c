@@ -232,8 +232,7 @@ static u32 tcp_nscc_undo_cwnd(struct sock *sk)
 	return tcp_snd_cwnd(tcp_sk(sk));
 }
 
-/*
- * ss -ti shows the state through the one layout inet_diag has room for
+/* ss -ti shows the state through the one layout inet_diag has room for
  * that fits a window algorithm, BBR's:
  *   bw          window / base RTT, the rate the window allows;
  *   mrtt        the base RTT;

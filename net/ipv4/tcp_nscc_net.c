@@ -18,12 +18,12 @@
 
 static unsigned int tcp_nscc_net_id __read_mostly;
 
-/*
- * Module parameters are parsed before module_init, so the defaults hold the
- * table's values from link time.
+/* Module parameters are parsed before module_init, so the defaults hold
+ * the table's values from link time.
  */
 static u32 tcp_nscc_defaults[NSCC_ATTR_COUNT] = {
-#define NSCC_ATTR(name, kind, def, lo, hi, help) [NSCC_ATTR_##name] = (def),
+#define NSCC_ATTR(name, kind, def, lo, hi, help) \
+	[NSCC_ATTR_##name] = (def),
 #include <net/nscc_attrs.h>
 #undef NSCC_ATTR
 };
@@ -46,7 +46,7 @@ static const struct fabric_attr_set tcp_nscc_attrs = {
 
 /* One module parameter per attribute, same name as the sysctl. */
 #define NSCC_ATTR(name, kind, def, lo, hi, help) \
-	FABRIC_ATTR_MODULE_PARAM(tcp_nscc_attrs, name, NSCC_ATTR_##name, help);
+	FABRIC_ATTR_MODULE_PARAM(tcp_nscc_attrs, name, NSCC_ATTR_##name, help)
 #include <net/nscc_attrs.h>
 #undef NSCC_ATTR
 

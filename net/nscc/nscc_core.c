@@ -28,9 +28,8 @@
  */
 #include <net/nscc.h>
 
-
 #define Q16		16
-#define Q16_ONE		(1ULL << Q16)
+#define Q16_ONE		BIT_ULL(Q16)
 /* Delay samples beyond 1 s are clamped: keeps Q16 products in 63 bits. */
 #define NSCC_DELAY_CAP	1000000000ULL
 /* UET base-RTT hysteresis (about 1 us). */
@@ -86,7 +85,7 @@ int nscc_params_check(const struct nscc_params *p, const char **why)
 {
 	if (NSCC_P(p, receiver_congestion_low_threshold) >
 	    NSCC_P(p, receiver_congestion_high_threshold)) {
-		*why = "receiver_congestion_low_threshold is above receiver_congestion_high_threshold";
+		*why = "receiver_congestion_low_threshold is above the high threshold";
 		return -EINVAL;
 	}
 	return 0;
@@ -130,8 +129,7 @@ void nscc_init(struct nscc *n, const struct nscc_params *p, u32 mtu, u64 now)
 	ref_bdp = max_t(u64, nscc_bdp(NSCC_P(p, reference_network_link_speed_mbps),
 				      NSCC_P(p, reference_network_rtt_ns)), 1);
 
-	/*
-	 * alpha = A x sa x sb x MTU / target = A x MTU x bdp / (ref_bdp x
+	/* alpha = A x sa x sb x MTU / target = A x MTU x bdp / (ref_bdp x
 	 * ref_rtt), Q16 bytes per ns per acked byte (D1);
 	 * fi = F x MTU x sa bytes; fi_scale = S x 0.25 x sa (D2);
 	 * eta = E x MTU x sa bytes.  The multipliers are thousandths (D8).
@@ -192,8 +190,7 @@ static u64 nscc_wnd_of_rtt(const struct nscc *n, u64 rtt)
 	return max_t(u64, nscc_bdp(n->cfg.rate_mbps, rtt) * 3 / 2, n->cfg.mtu);
 }
 
-/*
- * Offer an RTT sample to the base RTT; returns true when it fell.
+/* Offer an RTT sample to the base RTT; returns true when it fell.
  * mrc: any lower sample becomes the base, and the max window follows
  * unless it is overridden.  uet: only a sample more than ~1 us below the
  * base lowers it, to sample + 1 us, and from then on the max window always
@@ -227,8 +224,7 @@ static void nscc_update_delay(struct nscc *n, u64 d)
 	n->avg_q += (diff * (s64)n->cfg.dalpha_q) >> Q16;
 }
 
-/*
- * Quick Adapt (notes section 3.4).  Returns true when the caller must stop
+/* Quick Adapt (notes section 3.4).  Returns true when the caller must stop
  * processing this event: QA fired, or a marked event was swallowed by the
  * ignore phase.  The first call opens the first observation window.
  */
@@ -490,8 +486,7 @@ enum nscc_routine nscc_on_send(struct nscc *n, u64 bytes)
 	return NSCC_R_SEND;
 }
 
-/*
- * mrc gates the payload fetch on inflight < cwnd (the packet may overshoot
+/* mrc gates the payload fetch on inflight < cwnd (the packet may overshoot
  * by less than one packet); uet sends only if the packet fits.
  */
 bool nscc_can_send(const struct nscc *n, u64 bytes)

@@ -8,7 +8,6 @@
 #ifndef _SELFTESTS_TAP_H
 #define _SELFTESTS_TAP_H
 
-#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,13 +54,12 @@ static inline int tap_ok(int cond, const char *fmt, ...)
 /* Integer equality with a tolerance; prints both values on failure. */
 #define TAP_NEAR(got, want, tol, ...)					\
 	({								\
-		int64_t __g = (int64_t)(got), __w = (int64_t)(want);	\
-		int64_t __d = __g > __w ? __g - __w : __w - __g;	\
-		int __ok = tap_ok(__d <= (int64_t)(tol), __VA_ARGS__);	\
+		long long __g = (got), __w = (want), __t = (tol);	\
+		long long __d = __g > __w ? __g - __w : __w - __g;	\
+		int __ok = tap_ok(__d <= __t, __VA_ARGS__);		\
 		if (!__ok)						\
-			tap_diag("got %" PRId64 ", want %" PRId64	\
-				 " (+-%" PRId64 ")", __g, __w,		\
-				 (int64_t)(tol));			\
+			tap_diag("got %lld, want %lld (+-%lld)",	\
+				 __g, __w, __t);			\
 		__ok;							\
 	})
 

@@ -100,8 +100,8 @@ static void route_is(enum nscc_routine got, enum nscc_routine want,
 static void in_range(u64 got, u64 lo, u64 hi, const char *name)
 {
 	if (!tap_ok(got >= lo && got <= hi, "%s", name))
-		tap_diag("got %" PRIu64 ", want %" PRIu64 "..%" PRIu64,
-			 got, lo, hi);
+		tap_diag("got %llu, want %llu..%llu", (unsigned long long)got,
+			 (unsigned long long)lo, (unsigned long long)hi);
 }
 
 /* Q16 value rounded to the nearest integer. */
@@ -1094,7 +1094,7 @@ static void v13_penalty_map(void)
 /* ------------------------------------------------------------------ */
 /* CanSend, send/CACK/NACK/no-sample events, switches */
 
-static void can_send(void)
+static void t_can_send(void)
 {
 	struct nscc_params p;
 	struct nscc n;
@@ -1179,7 +1179,7 @@ static void events(void)
 }
 
 /* NSCCEnable 0 (uet page): no routines; the window stays at the max window. */
-static void disabled(void)
+static void t_disabled(void)
 {
 	struct nscc_params p;
 	struct nscc n;
@@ -1201,7 +1201,7 @@ static void disabled(void)
 	TAP_EQ(n.cwnd, 412500, "disabled: window follows a lower base RTT");
 }
 
-static void params_check(void)
+static void t_params_check(void)
 {
 	struct nscc_params p;
 	const char *why;
@@ -1252,10 +1252,10 @@ int main(void)
 	v11_first_sack();
 	v12_ignore();
 	v13_penalty_map();
-	can_send();
+	t_can_send();
 	events();
-	disabled();
-	params_check();
+	t_disabled();
+	t_params_check();
 
 	return tap_finish();
 }

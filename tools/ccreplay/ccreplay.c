@@ -39,7 +39,7 @@ bool ccr_get(struct ccr_event *ev, const char *key, u64 *val)
 	return false;
 }
 
-static void usage(FILE *f)
+static void print_usage(FILE *f)
 {
 	unsigned int i;
 
@@ -49,7 +49,7 @@ static void usage(FILE *f)
 		"Replays a trace of congestion signals through an algorithm core and prints\n"
 		"one row per event.  Trace lines: \"T_NS EVENT [key=value ...]\"; '#' comments.\n\n"
 		"  --algo NAME      the algorithm:");
-	for (i = 0; i < sizeof(ccr_algos) / sizeof(ccr_algos[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(ccr_algos); i++)
 		fprintf(f, " %s", ccr_algos[i]->name);
 	fprintf(f,
 		"\n  --flavour F      start from flavour F's spec-page defaults (nscc: mrc, uet)\n"
@@ -57,7 +57,7 @@ static void usage(FILE *f)
 		"  --set NAME=VAL   set an attribute (its sysctl name); repeatable, applied in order\n"
 		"  --list           list the attributes with their defaults, ranges and meaning\n\n"
 		"Events of each algorithm:\n");
-	for (i = 0; i < sizeof(ccr_algos) / sizeof(ccr_algos[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(ccr_algos); i++)
 		fprintf(f, " %s:\n%s", ccr_algos[i]->name,
 			ccr_algos[i]->events_help);
 }
@@ -66,7 +66,7 @@ static const struct ccr_algo *find_algo(const char *name)
 {
 	unsigned int i;
 
-	for (i = 0; i < sizeof(ccr_algos) / sizeof(ccr_algos[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(ccr_algos); i++)
 		if (!strcmp(ccr_algos[i]->name, name))
 			return ccr_algos[i];
 	return NULL;
@@ -260,10 +260,10 @@ int main(int argc, char **argv)
 			list = true;
 			break;
 		case 'h':
-			usage(stdout);
+			print_usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
+			print_usage(stderr);
 			return 2;
 		}
 	}
@@ -271,7 +271,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, optind < argc ? "ccreplay: unexpected argument %s\n" :
 			"ccreplay: --algo is required%s\n",
 			optind < argc ? argv[optind] : "");
-		usage(stderr);
+		print_usage(stderr);
 		return 2;
 	}
 	a = find_algo(algo);
