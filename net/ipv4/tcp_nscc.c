@@ -19,6 +19,8 @@
  *     sends any delayed ACK with the old state first, then ACKs at once.
  *     The module always asks for ECN (TCP_CONG_NEEDS_ECN); the mrc flavour
  *     ignores the echoes, as its NIC has no ECN.
+ *   - The receiver ACKs every data segment, as NSCC receivers do, so that
+ *     delayed ACKs stay out of RTT samples.
  *   - Packets TCP marks lost on an ACK (rs->losses) are presumed losses;
  *     a retransmission timeout is one presumed loss of the head packet.
  *
@@ -191,6 +193,17 @@ static void tcp_nscc_ece_update(struct sock *sk, struct tcp_nscc *ca,
 		tp->ecn_flags &= ~TCP_ECN_DEMAND_CWR;
 }
 
+/* An NSCC receiver acknowledges every data packet (one SACK per packet on
+ * the MRC page), so delayed ACKs never hold the only packet of a small
+ * window and never inflate the sender's RTT samples.  TCP raises an ECN
+ * event for each data segment of an ECN connection, which is where this
+ * runs; a GRO batch is one segment to TCP and gets one ACK.
+ */
+static void tcp_nscc_ack_now(struct sock *sk)
+{
+	inet_csk(sk)->icsk_ack.pending |= ICSK_ACK_NOW;
+}
+
 static void tcp_nscc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 {
 	struct tcp_nscc_net *tn = tcp_nscc_pernet(sock_net(sk));
@@ -201,9 +214,11 @@ static void tcp_nscc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 		if (!ca->ce_state)
 			tcp_nscc_stat_add(tn, TCP_NSCC_STAT_CE_RECEIVED, 1);
 		tcp_nscc_ece_update(sk, ca, 1);
+		tcp_nscc_ack_now(sk);
 		break;
 	case CA_EVENT_ECN_NO_CE:
 		tcp_nscc_ece_update(sk, ca, 0);
+		tcp_nscc_ack_now(sk);
 		break;
 	case CA_EVENT_LOSS:
 		tcp_nscc_stat_add(tn, TCP_NSCC_STAT_RTO, 1);

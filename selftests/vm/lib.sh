@@ -128,3 +128,16 @@ trace_on() {
 trace_off() {
 	echo 0 > "$TRACEFS/events/$1/enable"
 }
+
+# allow_cc NAME: load tcp_NAME and let non-init namespaces make it their
+# default.  Linux lets a netns other than init_net choose only algorithms in
+# net.ipv4.tcp_allowed_congestion_control; 6.1 also leaks a module reference
+# when it refuses one (tcp_set_default_congestion_control's EPERM path), so
+# the module could then never be unloaded: allow first, then set.
+allow_cc() {
+	local cc=$1 allowed
+	modprobe "tcp_$cc" || return 1
+	allowed=$(sysctl -n net.ipv4.tcp_allowed_congestion_control)
+	[[ " $allowed " == *" $cc "* ]] && return 0
+	sysctl -qw net.ipv4.tcp_allowed_congestion_control="$allowed $cc"
+}

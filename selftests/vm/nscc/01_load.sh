@@ -14,13 +14,19 @@ check_fail "modprobe tcp_nscc gamma=1001 (above 1000) is refused" -- \
 ! grep -q '^tcp_nscc ' /proc/modules
 check $? "the refused load left no module behind"
 
-setup_ns A B
-ip netns exec "$A" sysctl -qw net.ipv4.tcp_congestion_control=nscc
+sysctl -qw net.ipv4.tcp_congestion_control=nscc
 check $? "sysctl net.ipv4.tcp_congestion_control=nscc autoloads tcp_nscc"
 grep -qw nscc /proc/sys/net/ipv4/tcp_available_congestion_control
 check $? "nscc is listed in tcp_available_congestion_control"
 [[ -r /sys/module/tcp_nscc/parameters/config_base_rtt_ns ]]
 check $? "module parameters are under /sys/module/tcp_nscc/parameters"
+sysctl -qw net.ipv4.tcp_congestion_control=cubic
+allow_cc nscc
+check $? "nscc added to tcp_allowed_congestion_control (needed by other netns)"
+
+setup_ns A B
+ip netns exec "$A" sysctl -qw net.ipv4.tcp_congestion_control=nscc
+check $? "netns A makes nscc its default"
 check_fail "modprobe -r is refused while a netns default is nscc" -- \
 	modprobe -r tcp_nscc
 ip netns exec "$A" sysctl -qw net.ipv4.tcp_congestion_control=cubic
@@ -42,7 +48,7 @@ check $? "the client's socket ran nscc ($(cat "/tmp/load-client.$$"))"
 rm -f "/tmp/load-client.$$"
 
 # Sockets in TIME_WAIT do not hold the module; closed ones release it.
-busywait 5000 modprobe -r tcp_nscc
+busywait 5000 modprobe -r tcp_nscc 2>/dev/null
 check $? "modprobe -r works once no socket or default uses nscc"
 ! grep -q '^tcp_nscc ' /proc/modules
 check $? "the module is gone"

@@ -7,7 +7,7 @@
 # parameters range-check the same way.
 source "$(dirname "$0")/../lib.sh"
 
-modprobe tcp_nscc || exit 1
+allow_cc nscc || exit 1
 P=/sys/module/tcp_nscc/parameters
 
 # The attribute table is the same for parameters and sysctls.

@@ -10,7 +10,7 @@ source "$(dirname "$0")/../lib.sh"
 XFER="$(dirname "$0")/../tcpxfer.py"
 BYTES=$((32 << 20))
 
-modprobe tcp_nscc || exit 1
+allow_cc nscc || exit 1
 setup_ns A B
 link_ns "$A" a0 1 "$B" b0 2
 for ns in "$A" "$B"; do
