@@ -12,7 +12,14 @@
 # It prints each flow's goodput, the switch's marks and drops, and a summary
 # of the nscc_update tracepoint: window range, routines taken, and the
 # window over time.
+#
+# Knobs (environment): PORT_RATE (default 100mbit), CE_ABOVE (1ms),
+# NIC_RATE_MBPS (10000), BASE_RTT_NS (200000).
 top=$(cd "$(dirname "$0")/../.." && pwd)
+PORT_RATE=${PORT_RATE:-100mbit}
+CE_ABOVE=${CE_ABOVE:-1ms}
+NIC_RATE_MBPS=${NIC_RATE_MBPS:-10000}
+BASE_RTT_NS=${BASE_RTT_NS:-200000}
 source "$top/selftests/vm/lib.sh"
 XFER=$top/selftests/vm/tcpxfer.py
 
@@ -26,20 +33,20 @@ ip -n "$A1" route add default via 198.18.1.2
 ip -n "$A2" route add default via 198.18.2.2
 ip -n "$B" route add default via 198.18.3.2
 tc -n "$R" qdisc add dev r3 root handle 1: htb default 1
-tc -n "$R" class add dev r3 parent 1: classid 1:1 htb rate 100mbit ceil 100mbit
-tc -n "$R" qdisc add dev r3 parent 1:1 fq_codel ce_threshold 1ms ecn
+tc -n "$R" class add dev r3 parent 1: classid 1:1 htb rate "$PORT_RATE" ceil "$PORT_RATE"
+tc -n "$R" qdisc add dev r3 parent 1:1 fq_codel ce_threshold "$CE_ABOVE" ecn
 
 for ns in "$A1" "$A2" "$B"; do
 	ip netns exec "$ns" sysctl -qw net.ipv4.tcp_congestion_control=nscc
 	ip netns exec "$ns" sysctl -qw net.nscc.flavour=uet
-	ip netns exec "$ns" sysctl -qw net.nscc.data_rate_mbps=10000
-	ip netns exec "$ns" sysctl -qw net.nscc.config_base_rtt_ns=200000
+	ip netns exec "$ns" sysctl -qw net.nscc.data_rate_mbps="$NIC_RATE_MBPS"
+	ip netns exec "$ns" sysctl -qw net.nscc.config_base_rtt_ns="$BASE_RTT_NS"
 	# 4 x the target, as UET 1.0 recommends; the 24 us default is for 6 us fabrics.
-	ip netns exec "$ns" sysctl -qw net.nscc.quick_adapt_threshold_ns=800000
+	ip netns exec "$ns" sysctl -qw net.nscc.quick_adapt_threshold_ns=$((4 * BASE_RTT_NS))
 done
-echo "== NSCC (uet) demo: two flows into one 100 Mbit/s port marking CE above 1 ms"
-echo "   sender attributes: $(ip netns exec "$A1" sysctl net.nscc.flavour \
-	net.nscc.data_rate_mbps net.nscc.config_base_rtt_ns | tr '\n' ' ')"
+echo "== NSCC (uet) demo: two flows into one $PORT_RATE port marking CE above $CE_ABOVE"
+echo "   senders' attributes:$(for a in flavour data_rate_mbps config_base_rtt_ns \
+	quick_adapt_threshold_ns; do printf ' %s=%s' $a "$(ip netns exec "$A1" sysctl -n net.nscc.$a)"; done)"
 
 trace_on nscc
 ip netns exec "$B" python3 "$XFER" server 198.18.3.1 6001 >/dev/null &
@@ -51,9 +58,9 @@ wait
 trace_off nscc
 
 for i in 1 2; do
-	read -r b _ < <(tr ' ' '\n' </tmp/demo$i | grep bytes= | tr '\n' ' ')
+	b=$(sed -n 's/^bytes=\([0-9]*\) .*/\1/p' /tmp/demo$i)
 	secs=$((i == 1 ? 8 : 5))
-	echo "flow $i: ${b#bytes=} bytes in ${secs} s = $(( ${b#bytes=} * 8 / secs / 1000000 )) Mbit/s"
+	echo "flow $i: ${b:-0} bytes in $secs s = $((${b:-0} * 8 / secs / 1000000)) Mbit/s"
 done
 echo "== switch port (tc -s qdisc show dev r3)"
 tc -n "$R" -s qdisc show dev r3 | grep -E 'fq_codel|Sent|backlog|ce_mark|maxpacket' | sed 's/^/   /'

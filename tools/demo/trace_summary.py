@@ -73,7 +73,8 @@ def main():
         print(f"  base RTT {int(ev[-1]['base_rtt_ns']) / 1000:.1f} us, "
               f"average queueing delay at the end {int(ev[-1]['avg_delay_ns']) / 1000:.1f} us")
         print("  routines " + ", ".join(f"{k} {v}" for k, v in r.most_common()))
-        print(f"  window |{sparkline(ev, max(w), args.width)}| 0..{max(w)} B over time")
+        top = sorted(w)[len(w) * 99 // 100]  # the start at max window would flatten the rest
+        print(f"  window |{sparkline(ev, top, args.width)}| 0..{top} B (p99) over time")
     return 0
 
 
