@@ -54,10 +54,11 @@ check: all
 demo: all
 	@scripts/demo
 
+# INSTALL_MOD_PATH stages the modules elsewhere (depmod -b follows it).
 install: modules tools
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates modules_install
-	depmod -a $(KVER)
-	install -m 0755 $(CCREPLAY) /usr/local/bin/ccreplay
+	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KVER)
+	install -D -m 0755 $(CCREPLAY) $(INSTALL_MOD_PATH)/usr/local/bin/ccreplay
 
 sparse:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=$(W) C=2 modules
