@@ -3,7 +3,8 @@
 #   make            dependencies (apt-get, once), modules (W=1), tools, tests
 #   make check      unit tests, then the VM selftests; ends "N passed, N failed"
 #   make demo       the README's demo in a VM
-#   make install    modules into /lib/modules/$(KVER)/updates, depmod, tc plugin
+#   make install    modules into /lib/modules/$(KVER)/updates, depmod, ccreplay,
+#                   the tc plugin into Debian's tc directory
 #   make sparse     the modules under sparse (C=1)
 #   make checkpatch scripts/checkpatch.pl --strict over our sources
 #
@@ -22,6 +23,9 @@ NSCC_CORE   := net/nscc/nscc_core.c
 CORE_HDRS   := include/net/fabric_core.h include/net/fabric_attr.h include/net/nscc.h \
 	       include/net/nscc_attrs.h
 CCREPLAY    := tools/ccreplay/ccreplay
+TC_PLUGIN   := tools/tc/q_fabric.so
+# Where Debian's tc looks for q_<kind>.so.
+TC_LIBDIR   ?= /usr/lib/$(shell $(CC) -print-multiarch)/tc
 UNIT_TESTS  := selftests/unit/nscc_test
 
 .PHONY: all deps modules tools tests check demo install clean sparse checkpatch bench help
@@ -29,7 +33,7 @@ UNIT_TESTS  := selftests/unit/nscc_test
 all: deps modules tools tests
 
 help:
-	@sed -n '3,12p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n "3,13p" Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@scripts/deps
@@ -38,12 +42,16 @@ modules:
 	@test -n "$(KVER)" || { echo "make: no Debian 6.1 kernel with headers found (scripts/kver)"; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=$(W) modules
 
-tools: $(CCREPLAY)
+tools: $(CCREPLAY) $(TC_PLUGIN)
 
 tests: $(UNIT_TESTS)
 
 $(CCREPLAY): tools/ccreplay/ccreplay.c tools/ccreplay/algo_nscc.c tools/ccreplay/ccreplay.h $(NSCC_CORE) $(CORE_HDRS)
 	$(CC) $(USER_CFLAGS) -Itools/ccreplay -o $@ $(filter %.c,$^)
+
+$(TC_PLUGIN): tools/tc/q_fabric.c tools/tc/tc_plugin.h include/uapi/linux/fabric_sched.h
+	$(CC) -std=gnu11 -O2 -Wall -Wextra -Wno-unused-parameter -fPIC -shared \
+		-Iinclude/uapi -o $@ $<
 
 selftests/unit/nscc_test: selftests/unit/nscc_test.c $(NSCC_CORE) $(CORE_HDRS) selftests/lib/tap.h
 	$(CC) $(USER_CFLAGS) -o $@ $(filter %.c,$^)
@@ -59,6 +67,7 @@ install: modules tools
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates modules_install
 	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KVER)
 	install -D -m 0755 $(CCREPLAY) $(INSTALL_MOD_PATH)/usr/local/bin/ccreplay
+	install -D -m 0644 $(TC_PLUGIN) $(INSTALL_MOD_PATH)$(TC_LIBDIR)/q_fabric.so
 
 sparse:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=$(W) C=2 modules
@@ -68,4 +77,4 @@ checkpatch:
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
-	rm -f $(CCREPLAY) $(UNIT_TESTS)
+	rm -f $(CCREPLAY) $(TC_PLUGIN) $(UNIT_TESTS)

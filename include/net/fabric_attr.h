@@ -115,24 +115,20 @@ static inline const char *fabric_attr_name_of(const struct fabric_attr_desc *d,
 
 #ifdef __KERNEL__
 #include <linux/moduleparam.h>
-#include <linux/mutex.h>
 
 struct net;
 struct ctl_table;
 struct ctl_table_header;
 
 /*
- * One module's attributes on the kernel side: the descriptors, the module
- * parameter values (global defaults for new network namespaces), and an
- * optional rule across attributes.
+ * One module's attributes on the kernel side: the descriptors and the
+ * module parameter values (global defaults for new network namespaces).
  */
 struct fabric_attr_set {
 	const char *sysctl_path;		/* "net/nscc" */
 	const struct fabric_attr_desc *desc;
 	unsigned int count;
 	u32 *defaults;				/* module parameters */
-	int (*check)(const u32 *v, const char **why);
-	struct mutex *lock;			/* serialises writers */
 };
 
 /* kernel_param.arg of one attribute's module parameter. */
@@ -165,7 +161,7 @@ struct ctl_table_header *fabric_attr_sysctl_register(struct net *net,
 						     u32 *values);
 void fabric_attr_sysctl_unregister(struct ctl_table_header *hdr);
 
-/* A consistent snapshot of values[] (as sockets read them). */
+/* A copy of values[], each read once (as sockets take them at start). */
 void fabric_attr_snapshot(const struct fabric_attr_set *set,
 			  const u32 *values, u32 *out);
 #endif /* __KERNEL__ */

@@ -66,6 +66,10 @@ static inline u64 mul_u64_u64_div_u64(u64 a, u64 b, u64 c)
 }
 #endif /* __KERNEL__ */
 
+#ifndef __SIZEOF_INT128__
+#error "the fabric cores need a 64-bit target with 128-bit integer products"
+#endif
+
 /* a * b, saturating at U64_MAX instead of wrapping. */
 static inline u64 fabric_mul_sat(u64 a, u64 b)
 {

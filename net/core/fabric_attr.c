@@ -6,8 +6,10 @@
  * Module parameters hold the global defaults; each network namespace copies
  * them when it is created and then has its own values under
  * /proc/sys/<set->sysctl_path>/.  Every write, from sysfs or sysctl, goes
- * through fabric_attr_parse() and the set's cross-attribute check, and a
- * bad value fails with EINVAL or ERANGE and leaves the old one in place.
+ * through fabric_attr_parse(), and a bad value fails with EINVAL or ERANGE
+ * and leaves the old one in place.  Values are single u32s written with
+ * WRITE_ONCE and read with READ_ONCE; there is no rule across attributes,
+ * so the order of writes never matters.
  *
  * Each module links its own copy of this file (it is small), so no symbol
  * is exported and modules do not depend on each other.
@@ -28,45 +30,28 @@ static int fabric_attr_store(const struct fabric_attr_set *set, u32 *values,
 {
 	const struct fabric_attr_desc *d = &set->desc[id];
 	const char *why = "";
-	u32 val, *tmp;
+	u32 val;
 	int err;
 
 	err = fabric_attr_parse(d, text, &val, &why);
-	if (err)
-		goto bad;
-
-	mutex_lock(set->lock);
-	if (set->check) {
-		tmp = kmemdup(values, set->count * sizeof(u32), GFP_KERNEL);
-		if (!tmp) {
-			mutex_unlock(set->lock);
-			return -ENOMEM;
-		}
-		tmp[id] = val;
-		err = set->check(tmp, &why);
-		kfree(tmp);
-		if (err) {
-			mutex_unlock(set->lock);
-			goto bad;
-		}
+	if (err) {
+		pr_warn_ratelimited("%s: %s: %s (range %u..%u)\n",
+				    set->sysctl_path, d->name, why, d->min, d->max);
+		return err;
 	}
 	WRITE_ONCE(values[id], val);
-	mutex_unlock(set->lock);
 	return 0;
-bad:
-	pr_warn_ratelimited("%s: %s: %s (range %u..%u)\n",
-			    set->sysctl_path, d->name, why, d->min, d->max);
-	return err;
 }
 
+/* The text form of val, with a newline for sysfs (proc_dostring adds its own). */
 static int fabric_attr_format(const struct fabric_attr_desc *d, u32 val,
-			      char *buf, size_t len)
+			      char *buf, size_t len, bool newline)
 {
 	const char *name = fabric_attr_name_of(d, val);
 
 	if (name)
-		return scnprintf(buf, len, "%s\n", name);
-	return scnprintf(buf, len, "%u\n", val);
+		return scnprintf(buf, len, "%s%s", name, newline ? "\n" : "");
+	return scnprintf(buf, len, "%u%s", val, newline ? "\n" : "");
 }
 
 static int fabric_attr_param_set(const char *text, const struct kernel_param *kp)
@@ -82,7 +67,7 @@ static int fabric_attr_param_get(char *buf, const struct kernel_param *kp)
 
 	return fabric_attr_format(&p->set->desc[p->id],
 				  READ_ONCE(p->set->defaults[p->id]),
-				  buf, PAGE_SIZE);
+				  buf, PAGE_SIZE, true);
 }
 
 const struct kernel_param_ops fabric_attr_param_ops = {
@@ -107,8 +92,8 @@ static int fabric_attr_proc(struct ctl_table *table, int write, void *buffer,
 	};
 	int err;
 
-	if (!write)
-		fabric_attr_format(d, READ_ONCE(values[id]), text, sizeof(text));
+	/* Reads show it; a write continuing at *ppos > 0 appends to it. */
+	fabric_attr_format(d, READ_ONCE(values[id]), text, sizeof(text), false);
 	err = proc_dostring(&tmp, write, buffer, lenp, ppos);
 	if (err || !write)
 		return err;

@@ -11,9 +11,8 @@
  *     The nominal packet is MSS + TCP header (with options) + IP header.
  *   - Each ACK is one NSCC ACK (uet) or SACK (mrc): the bytes are the
  *     packets newly (S)ACKed (rs->acked_sacked) times the nominal packet,
- *     the RTT sample is rs->rtt_us (TCP already drops samples from
- *     retransmitted data, Karn's rule), bytes in flight come from
- *     rs->prior_in_flight.
+ *     the RTT sample is rs->rtt_us unless it came from retransmitted data
+ *     (tcp_nscc_rtt()), bytes in flight come from rs->prior_in_flight.
  *   - ECN echo: the ACK is marked when tp->delivered_ce grew.  The receiver
  *     echoes CE packet by packet, DCTCP style: on a change of CE state it
  *     sends any delayed ACK with the old state first, then ACKs at once.
@@ -21,8 +20,9 @@
  *     ignores the echoes, as its NIC has no ECN.
  *   - The receiver ACKs every data segment, as NSCC receivers do, so that
  *     delayed ACKs stay out of RTT samples.
- *   - Packets TCP marks lost on an ACK (rs->losses) are presumed losses;
- *     a retransmission timeout is one presumed loss of the head packet.
+ *   - mrc: packets TCP marks lost on an ACK (rs->losses) are presumed
+ *     losses.  Both flavours: a retransmission timeout is one presumed
+ *     loss of the head packet.
  *
  * TCP cannot carry trims, the receiver penalty or the receiver's service
  * time, so those inputs are never given to the core here
@@ -44,12 +44,23 @@
 /* snd_cwnd ceiling: keeps TCP's u32 byte arithmetic (cwnd x MSS) safe. */
 #define TCP_NSCC_MAX_CWND	65535U
 
+/* In icsk_ca_priv.  get_info() runs without the socket lock, while the core
+ * may be freed (close, a change of algorithm): it reads only the copies in
+ * "info", written by cong_control with WRITE_ONCE.
+ */
 struct tcp_nscc {
 	struct nscc *core;	/* NULL: no memory, Reno fallback */
 	u32 pkt;		/* nominal packet, bytes */
 	u32 prior_ce;		/* tp->delivered_ce at the previous ACK */
 	u32 prior_rcv_nxt;	/* receiver: rcv_nxt at the last CE change */
 	u32 ce_state;		/* receiver: the last packet was CE */
+	struct {
+		u64 cwnd;	/* bytes */
+		u64 max_wnd;	/* bytes */
+		u32 base_rtt;	/* ns */
+		u32 avg_delay;	/* ns */
+		u32 target;	/* ns */
+	} info;
 };
 
 static u32 tcp_nscc_nominal(const struct sock *sk)
@@ -80,6 +91,17 @@ static void tcp_nscc_set_cwnd(struct sock *sk, const struct tcp_nscc *ca)
 	tcp_snd_cwnd_set(tp, pkts);
 }
 
+static void tcp_nscc_publish(struct tcp_nscc *ca)
+{
+	const struct nscc *n = ca->core;
+
+	WRITE_ONCE(ca->info.cwnd, n->cwnd);
+	WRITE_ONCE(ca->info.max_wnd, n->max_wnd);
+	WRITE_ONCE(ca->info.base_rtt, min_t(u64, n->base_rtt, U32_MAX));
+	WRITE_ONCE(ca->info.avg_delay, min_t(u64, nscc_avg_delay(n), U32_MAX));
+	WRITE_ONCE(ca->info.target, n->cfg.target);
+}
+
 static void tcp_nscc_init(struct sock *sk)
 {
 	struct tcp_nscc_net *tn = tcp_nscc_pernet(sock_net(sk));
@@ -102,6 +124,7 @@ static void tcp_nscc_init(struct sock *sk)
 	nscc_init(ca->core, &p, ca->pkt, tcp_nscc_now(tp));
 	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
 	tcp_nscc_set_cwnd(sk, ca);
+	tcp_nscc_publish(ca);
 	tcp_nscc_stat_add(tn, TCP_NSCC_STAT_SOCKETS, 1);
 }
 
@@ -113,15 +136,27 @@ static void tcp_nscc_release(struct sock *sk)
 	ca->core = NULL;
 }
 
-static void tcp_nscc_count(struct tcp_nscc_net *tn, const struct nscc *n,
-			   const struct nscc_stats *before,
-			   enum nscc_routine r)
+/* Without per-socket state: Reno, reducing on loss and ECE as TCP would. */
+static void tcp_nscc_reno(struct sock *sk, const struct rate_sample *rs)
 {
-	tcp_nscc_stat_add(tn, TCP_NSCC_STAT_ROUTINE + r, 1);
-	if (n->st.md_count != before->md_count)
-		tcp_nscc_stat_add(tn, TCP_NSCC_STAT_MD_CUTS, 1);
-	if (n->st.qa_count != before->qa_count)
-		tcp_nscc_stat_add(tn, TCP_NSCC_STAT_QA_FIRED, 1);
+	struct tcp_sock *tp = tcp_sk(sk);
+
+	if (tcp_in_cwnd_reduction(sk))
+		tcp_snd_cwnd_set(tp, max(min(tcp_snd_cwnd(tp), tp->snd_ssthresh), 2U));
+	else
+		tcp_reno_cong_avoid(sk, 0, rs->acked_sacked);
+}
+
+/* TCP's RTT sample for this ACK, or NSCC_NO_RTT.  NSCC takes a sample only
+ * from a packet sent once (Karn); TCP keeps to that for its own samples
+ * but, when an ACK covers only retransmitted data, falls back to the
+ * timestamp echo, in whole milliseconds: drop those (rs->is_retrans).
+ */
+static u64 tcp_nscc_rtt(const struct rate_sample *rs)
+{
+	if (rs->rtt_us <= 0 || rs->is_retrans)
+		return NSCC_NO_RTT;
+	return (u64)rs->rtt_us * NSEC_PER_USEC;
 }
 
 static void tcp_nscc_cong_control(struct sock *sk, const struct rate_sample *rs)
@@ -131,40 +166,46 @@ static void tcp_nscc_cong_control(struct sock *sk, const struct rate_sample *rs)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct nscc *n = ca->core;
 	enum nscc_routine r = NSCC_R_NONE;
-	struct nscc_stats before;
+	u64 md, qa;
 	u32 ce;
 
 	ce = tp->delivered_ce - ca->prior_ce;
 	ca->prior_ce = tp->delivered_ce;
 	if (unlikely(!n)) {
-		tcp_reno_cong_avoid(sk, 0, rs->acked_sacked);
+		tcp_nscc_reno(sk, rs);
 		return;
 	}
 
-	before = n->st;
+	md = n->st.md_count;
+	qa = n->st.qa_count;
 	n->inflight = (s64)rs->prior_in_flight * ca->pkt;
 	if (rs->acked_sacked || rs->rtt_us >= 0) {
 		struct nscc_ack a = {
 			.bytes = (u64)rs->acked_sacked * ca->pkt,
-			.rtt_ns = rs->rtt_us >= 0 ?
-				  (u64)rs->rtt_us * NSEC_PER_USEC : NSCC_NO_RTT,
+			.rtt_ns = tcp_nscc_rtt(rs),
 			.ecn = ce > 0,
 		};
 
 		r = nscc_on_ack(n, tcp_nscc_now(tp), &a);
+		tcp_nscc_stat_add(tn, TCP_NSCC_STAT_ROUTINE + r, 1);
 		tcp_nscc_stat_add(tn, TCP_NSCC_STAT_ACKS, 1);
 		if (a.rtt_ns != NSCC_NO_RTT)
 			tcp_nscc_stat_add(tn, TCP_NSCC_STAT_RTT_SAMPLES, 1);
 		if (a.ecn)
 			tcp_nscc_stat_add(tn, TCP_NSCC_STAT_ECN_ACKS, 1);
-		tcp_nscc_count(tn, n, &before, r);
 	}
-	if (rs->losses > 0) {
+	/* mrc presumes loss from SACK gaps; on uet only a timeout is a loss. */
+	if (rs->losses > 0 && n->cfg.flavour == NSCC_FLAVOUR_MRC) {
 		r = nscc_on_loss(n, (u64)rs->losses * ca->pkt);
+		tcp_nscc_stat_add(tn, TCP_NSCC_STAT_ROUTINE + r, 1);
 		tcp_nscc_stat_add(tn, TCP_NSCC_STAT_LOST_PKTS, rs->losses);
-		tcp_nscc_count(tn, n, &before, r);
 	}
+	if (n->st.md_count != md)
+		tcp_nscc_stat_add(tn, TCP_NSCC_STAT_MD_CUTS, 1);
+	if (n->st.qa_count != qa)
+		tcp_nscc_stat_add(tn, TCP_NSCC_STAT_QA_FIRED, 1);
 	tcp_nscc_set_cwnd(sk, ca);
+	tcp_nscc_publish(ca);
 	trace_nscc_update(sk, n, r, tcp_snd_cwnd(tp));
 }
 
@@ -224,6 +265,7 @@ static void tcp_nscc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 		tcp_nscc_stat_add(tn, TCP_NSCC_STAT_RTO, 1);
 		if (ca->core) {
 			nscc_on_loss(ca->core, ca->pkt);
+			tcp_nscc_publish(ca);
 			tcp_nscc_stat_add(tn, TCP_NSCC_STAT_ROUTINE + NSCC_R_LOSS, 1);
 			trace_nscc_update(sk, ca->core, NSCC_R_LOSS,
 					  tcp_snd_cwnd(tcp_sk(sk)));
@@ -244,7 +286,9 @@ static u32 tcp_nscc_ssthresh(struct sock *sk)
 
 static u32 tcp_nscc_undo_cwnd(struct sock *sk)
 {
-	return tcp_snd_cwnd(tcp_sk(sk));
+	struct tcp_nscc *ca = inet_csk_ca(sk);
+
+	return ca->core ? tcp_snd_cwnd(tcp_sk(sk)) : tcp_reno_undo_cwnd(sk);
 }
 
 /* ss -ti shows the state through the one layout inet_diag has room for
@@ -258,22 +302,25 @@ static size_t tcp_nscc_get_info(struct sock *sk, u32 ext, int *attr,
 				union tcp_cc_info *info)
 {
 	const struct tcp_nscc *ca = inet_csk_ca(sk);
-	const struct nscc *n = ca->core;
+	u64 cwnd = READ_ONCE(ca->info.cwnd);
+	u64 max_wnd = max_t(u64, READ_ONCE(ca->info.max_wnd), 1);
+	u64 base_rtt = max_t(u64, READ_ONCE(ca->info.base_rtt), 1);
+	u64 target = max_t(u64, READ_ONCE(ca->info.target), 1);
 	u64 bw;
 
-	if (!n || !(ext & (1 << (INET_DIAG_BBRINFO - 1) |
-			   1 << (INET_DIAG_VEGASINFO - 1))))
+	if (!cwnd || !(ext & (1 << (INET_DIAG_BBRINFO - 1) |
+			      1 << (INET_DIAG_VEGASINFO - 1))))
 		return 0;
-	bw = fabric_muldiv(n->cwnd, NSEC_PER_SEC, max_t(u64, n->base_rtt, 1),
-			   false);
+	bw = fabric_muldiv(cwnd, NSEC_PER_SEC, base_rtt, false);
 	memset(&info->bbr, 0, sizeof(info->bbr));
 	info->bbr.bbr_bw_lo = (u32)bw;
 	info->bbr.bbr_bw_hi = (u32)(bw >> 32);
-	info->bbr.bbr_min_rtt = div_u64(n->base_rtt, NSEC_PER_USEC);
+	info->bbr.bbr_min_rtt = div_u64(base_rtt, NSEC_PER_USEC);
 	info->bbr.bbr_pacing_gain = min_t(u64, U32_MAX,
-					  div_u64(nscc_avg_delay(n) << 8,
-						  n->cfg.target));
-	info->bbr.bbr_cwnd_gain = div64_u64(n->cwnd << 8, n->max_wnd);
+					  div64_u64((u64)READ_ONCE(ca->info.avg_delay) << 8,
+						    target));
+	info->bbr.bbr_cwnd_gain = min_t(u64, U32_MAX,
+					div64_u64(cwnd << 8, max_wnd));
 	*attr = INET_DIAG_BBRINFO;
 	return sizeof(info->bbr);
 }

@@ -28,20 +28,11 @@ static u32 tcp_nscc_defaults[NSCC_ATTR_COUNT] = {
 #undef NSCC_ATTR
 };
 
-static DEFINE_MUTEX(tcp_nscc_attr_lock);
-
-static int tcp_nscc_check(const u32 *v, const char **why)
-{
-	return nscc_params_check((const struct nscc_params *)v, why);
-}
-
 static const struct fabric_attr_set tcp_nscc_attrs = {
 	.sysctl_path = "net/nscc",
 	.desc = nscc_attr_descs,
 	.count = NSCC_ATTR_COUNT,
 	.defaults = tcp_nscc_defaults,
-	.check = tcp_nscc_check,
-	.lock = &tcp_nscc_attr_lock,
 };
 
 /* One module parameter per attribute, same name as the sysctl. */

@@ -350,7 +350,8 @@ static void nscc_fulfill(struct nscc *n, u64 now)
 static bool nscc_penalty(struct nscc *n, const struct nscc_ack *a)
 {
 	if (a->pen > 0) {
-		u64 dec = (min_t(u64, a->pen, NSCC_PEN_MAX) * a->bytes) >> 7;
+		u64 dec = fabric_mul_sat(min_t(u64, a->pen, NSCC_PEN_MAX),
+					 a->bytes) >> 7;
 		u64 cap = n->inflight > 0 ? n->inflight : 0;
 
 		if (!n->saved_cwnd)

@@ -141,3 +141,51 @@ allow_cc() {
 	[[ " $allowed " == *" $cc "* ]] && return 0
 	sysctl -qw net.ipv4.tcp_allowed_congestion_control="$allowed $cc"
 }
+
+# The repository's top directory, and tc with the project's plugins.
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+tcf() { TC_LIB_DIR="$TOP/tools/tc" tc "$@"; }
+
+# fabric_stat NS DEV KEY: one field of sch_fabric's stats (tc -s -j), e.g.
+# ecn_marked, trimmed, drop_limit, packets, bytes, delay_p50_us.
+fabric_stat() {
+	tcf -n "$1" -s -j qdisc show dev "$2" |
+		jq -r --arg k "$3" '.[] | select(.kind == "fabric") | .[$k]'
+}
+
+# tdc-style case: tdc NAME EXPECTED_RC PATTERN -- COMMAND...
+# Runs COMMAND, checks its exit status (0, or non-zero as "fail") and that
+# its output (stdout and stderr) matches the extended regex PATTERN.
+tdc() {
+	local name=$1 want=$2 pat=$3 out rc
+	shift 4
+	out=$("$@" 2>&1)
+	rc=$?
+	if [[ $want == fail ]]; then
+		[[ $rc -ne 0 ]]
+	else
+		[[ $rc -eq $want ]]
+	fi
+	local ok=$?
+	if [[ $ok -eq 0 && -n $pat ]] && ! grep -qE -- "$pat" <<<"$out"; then
+		ok=1
+	fi
+	[[ $ok -ne 0 ]] && log "  rc=$rc output: $out"
+	check $ok "$name"
+}
+
+# switch_topo: the topology of Documentation/networking/sch_fabric.rst,
+#   A (198.18.1.1, 2001:db8:1::1) --a0/r0-- R --r1/b0-- B (198.18.2.1, 2001:db8:2::1)
+# with R forwarding; the switch port under test is R's r1, toward B.
+# Sets A, R, B.
+switch_topo() {
+	setup_ns A R B || return 1
+	SUBNET=1 link_ns "$A" a0 1 "$R" r0 2
+	SUBNET=2 link_ns "$B" b0 1 "$R" r1 2
+	ip netns exec "$R" sysctl -qw net.ipv4.ip_forward=1
+	ip netns exec "$R" sysctl -qw net.ipv6.conf.all.forwarding=1
+	ip -n "$A" route add 198.18.2.0/24 via 198.18.1.2
+	ip -n "$B" route add 198.18.1.0/24 via 198.18.2.2
+	ip -n "$A" -6 route add 2001:db8:2::/64 via 2001:db8:1::2
+	ip -n "$B" -6 route add 2001:db8:1::/64 via 2001:db8:2::2
+}

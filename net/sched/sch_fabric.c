@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sch_fabric: a switch egress port as a classless qdisc.
+ *
+ * What an AI-fabric switch port does to the traffic of one egress queue,
+ * installable on any device (a veth in a netns topology, typically):
+ *
+ *   - Line rate.  Packets leave no faster than "rate" bits/s: each has a
+ *     departure time, one serialisation time after the previous one, and
+ *     the qdisc watchdog wakes the device at the next.  A queue therefore
+ *     builds on a fast veth as it would at a slower port.  Departures that
+ *     a late timer delayed are caught up (up to FAB_MAX_LAG_NS).
+ *   - A data queue of "limit" bytes.  Arrivals that do not fit are dropped.
+ *   - ECN marking at enqueue on the data queue's instantaneous backlog:
+ *     none below ecn_min, probability rising linearly to ecn_prob percent
+ *     at ecn_max, every ECT packet above ecn_max; ecn_min == ecn_max is a
+ *     step.  Not-ECT packets are never marked (INET_ECN_set_ce()).
+ *   - Trimming: an arrival that would take the data backlog above trim_at
+ *     and carries a trimmable DSCP is cut to trim_size bytes
+ *     (sch_fabric_trim.c), given trim_dscp, and queued in a header queue of
+ *     trim_limit bytes that is served first, as NDP and Ultra Ethernet
+ *     switches do.  A full header queue drops it.
+ *   - Stats: every dequeued packet's queueing delay goes into a log2
+ *     histogram in microseconds (struct tc_fabric_xstats), with marks,
+ *     trims and drops by reason.
+ *
+ * GSO packets are segmented at enqueue, so limits, marks and trims apply
+ * to wire-sized packets.
+ *
+ * References: Handley et al., "Re-architecting datacenter networks and
+ * stacks for low latency and high performance" (NDP), SIGCOMM 2017; the
+ * SAI packet-trimming proposal (OCP SAI PR 2077) and SONiC's HLD; DCQCN's
+ * RED-style marking (Zhu et al., SIGCOMM 2015); the structure of
+ * net/sched/sch_fq_pie.c and sch_tbf.c.
+ */
+#include <linux/module.h>
+#include <linux/skbuff.h>
+#include <net/inet_ecn.h>
+#include <net/netlink.h>
+#include <net/pkt_sched.h>
+
+#include <net/fabric_core.h>
+
+#include "sch_fabric.h"
+
+/* While the port is busy, departures follow a virtual clock: each packet
+ * leaves one serialisation time after the previous one, even if the device
+ * was serviced late (a busy VM), so the rate holds; after an idle period
+ * the clock restarts at the first arrival.  A stall longer than this is
+ * not caught up (it would leave as one long burst).
+ */
+#define FAB_MAX_LAG_NS	(10 * NSEC_PER_MSEC)
+
+/* Serialisation time of len bytes at the configured rate. */
+static u64 fab_tx_ns(const struct fab_sched_data *q, unsigned int len)
+{
+	return div64_u64((u64)len * 8 * NSEC_PER_SEC, q->cfg.rate);
+}
+
+static bool fab_should_mark(const struct fab_config *cfg, u32 backlog)
+{
+	u64 p32;
+
+	if (!cfg->ecn_max || backlog < cfg->ecn_min)
+		return false;
+	if (backlog > cfg->ecn_max || cfg->ecn_min == cfg->ecn_max)
+		return true;
+	/* ecn_prob% x (backlog - min) / (max - min), scaled to 2^32 */
+	p32 = fabric_muldiv((u64)cfg->ecn_prob * (backlog - cfg->ecn_min),
+			    1ULL << 32, 100ULL * (cfg->ecn_max - cfg->ecn_min),
+			    false);
+	return get_random_u32() < min_t(u64, p32, U32_MAX);
+}
+
+static void fab_account_in(struct Qdisc *sch, struct sk_buff *skb)
+{
+	struct fab_sched_data *q = qdisc_priv(sch);
+	u64 now = ktime_get_ns();
+
+	/* The first arrival of a busy period restarts the line's clock. */
+	if (!sch->q.qlen)
+		q->t_next = max(q->t_next, now);
+	fab_skb_cb(skb)->enqueue_ns = now;
+	sch->q.qlen++;
+	qdisc_qstats_backlog_inc(sch, skb);
+	q->st.max_backlog = max_t(u64, q->st.max_backlog,
+				  sch->qstats.backlog);
+}
+
+/* A trimmed arrival (now qdisc_pkt_len(skb) long, orig_len before) joins
+ * the header queue, or is dropped if that is full.
+ */
+static int fab_enqueue_trimmed(struct sk_buff *skb, struct Qdisc *sch,
+			       struct sk_buff **to_free, unsigned int orig_len)
+{
+	struct fab_sched_data *q = qdisc_priv(sch);
+	unsigned int len = qdisc_pkt_len(skb);
+
+	q->st.trimmed++;
+	if (q->hdr_bytes + len > q->cfg.trim_limit) {
+		q->st.trim_dropped++;
+		return qdisc_drop(skb, sch, to_free);
+	}
+	q->hdr_bytes += len;
+	__qdisc_enqueue_tail(skb, &q->hdr);
+	fab_account_in(sch, skb);
+	/* Ancestors add orig_len when this returns; take the cut off now
+	 * (with our qlen non-zero, so no parent class is told we emptied).
+	 */
+	qdisc_tree_reduce_backlog(sch, 0, orig_len - len);
+	return NET_XMIT_SUCCESS;
+}
+
+/* One wire-sized packet. */
+static int fab_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
+			   struct sk_buff **to_free)
+{
+	struct fab_sched_data *q = qdisc_priv(sch);
+	const struct fab_config *cfg = &q->cfg;
+	unsigned int len = qdisc_pkt_len(skb);
+
+	if (cfg->trim_at && q->data_bytes + len > cfg->trim_at &&
+	    fab_trimmable(cfg, skb)) {
+		int err = fab_trim(cfg, skb);
+
+		if (!err)
+			return fab_enqueue_trimmed(skb, sch, to_free, len);
+		if (err == -EOPNOTSUPP)
+			q->st.untrimmable++;
+	}
+	if (q->data_bytes + len > cfg->limit) {
+		q->st.drop_limit++;
+		return qdisc_drop(skb, sch, to_free);
+	}
+	if (fab_should_mark(cfg, q->data_bytes) && INET_ECN_set_ce(skb))
+		q->st.ecn_marked++;
+	q->data_bytes += len;
+	__qdisc_enqueue_tail(skb, &q->data);
+	fab_account_in(sch, skb);
+	return NET_XMIT_SUCCESS;
+}
+
+/* Segments a GSO packet and enqueues the segments (as sch_tbf does). */
+static int fab_enqueue_segs(struct sk_buff *skb, struct Qdisc *sch,
+			    struct sk_buff **to_free)
+{
+	netdev_features_t features = netif_skb_features(skb);
+	unsigned int prev_len = qdisc_pkt_len(skb), len = 0, seg_len;
+	struct sk_buff *segs, *nskb;
+	int nb = 0;
+
+	segs = skb_gso_segment(skb, features & ~NETIF_F_GSO_MASK);
+	if (IS_ERR_OR_NULL(segs))
+		return qdisc_drop(skb, sch, to_free);
+
+	skb_list_walk_safe(segs, segs, nskb) {
+		skb_mark_not_on_list(segs);
+		seg_len = segs->len;
+		qdisc_skb_cb(segs)->pkt_len = seg_len;
+		if (fab_enqueue_one(segs, sch, to_free) == NET_XMIT_SUCCESS) {
+			nb++;
+			len += seg_len;
+		}
+	}
+	if (!nb) {
+		consume_skb(skb);
+		return NET_XMIT_DROP;
+	}
+	/* Ancestors count one packet of prev_len; they hold nb of len (less
+	 * what trimming already took off).
+	 */
+	qdisc_tree_reduce_backlog(sch, 1 - nb, prev_len - len);
+	consume_skb(skb);
+	return NET_XMIT_SUCCESS;
+}
+
+static int fab_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+		       struct sk_buff **to_free)
+{
+	if (skb_is_gso(skb))
+		return fab_enqueue_segs(skb, sch, to_free);
+	return fab_enqueue_one(skb, sch, to_free);
+}
+
+static void fab_delay_sample(struct fab_sched_data *q, u64 delay_ns)
+{
+	u64 us = div_u64(delay_ns, NSEC_PER_USEC);
+	unsigned int b = us ? fls64(us) : 0;
+
+	b = min_t(unsigned int, b, TC_FABRIC_DELAY_BUCKETS - 1);
+	q->st.delay_hist[b]++;
+	q->st.delay_count++;
+	q->st.delay_sum_ns += delay_ns;
+	q->st.delay_max_ns = max(q->st.delay_max_ns, delay_ns);
+}
+
+static struct sk_buff *fab_dequeue(struct Qdisc *sch)
+{
+	struct fab_sched_data *q = qdisc_priv(sch);
+	struct qdisc_skb_head *qh = q->hdr.head ? &q->hdr : &q->data;
+	struct sk_buff *skb = qh->head;
+	unsigned int len;
+	u64 now;
+
+	if (!skb)
+		return NULL;
+	now = ktime_get_ns();
+	if (q->cfg.rate && now < q->t_next) {
+		qdisc_watchdog_schedule_ns(&q->watchdog, q->t_next);
+		return NULL;
+	}
+	skb = __qdisc_dequeue_head(qh);
+	len = qdisc_pkt_len(skb);
+	if (qh == &q->hdr)
+		q->hdr_bytes -= len;
+	else
+		q->data_bytes -= len;
+	sch->q.qlen--;
+	qdisc_qstats_backlog_dec(sch, skb);
+	qdisc_bstats_update(sch, skb);
+	if (q->cfg.rate)
+		q->t_next = max(q->t_next, now - min(now, FAB_MAX_LAG_NS)) +
+			    fab_tx_ns(q, len);
+	fab_delay_sample(q, now - fab_skb_cb(skb)->enqueue_ns);
+	return skb;
+}
+
+/* Must hold the qdisc tree lock (change() shrinking a limit). */
+unsigned int fab_drop_head(struct Qdisc *sch, struct qdisc_skb_head *qh,
+			   u32 *bytes)
+{
+	struct fab_sched_data *q = qdisc_priv(sch);
+	struct sk_buff *skb = __qdisc_dequeue_head(qh);
+	unsigned int len;
+
+	lockdep_assert_held(qdisc_lock(qdisc_root_sleeping(sch)));
+	if (!skb)
+		return 0;
+	len = qdisc_pkt_len(skb);
+	*bytes -= len;
+	sch->q.qlen--;
+	qdisc_qstats_backlog_dec(sch, skb);
+	q->st.drop_change++;
+	rtnl_qdisc_drop(skb, sch);
+	return len;
+}
+
+static int fab_init(struct Qdisc *sch, struct nlattr *opt,
+		    struct netlink_ext_ack *extack)
+{
+	struct fab_sched_data *q = qdisc_priv(sch);
+
+	fab_config_default(&q->cfg);
+	qdisc_watchdog_init(&q->watchdog, sch);
+	if (!opt)
+		return 0;
+	return fab_change(sch, opt, extack);
+}
+
+static void fab_reset(struct Qdisc *sch)
+{
+	struct fab_sched_data *q = qdisc_priv(sch);
+
+	__qdisc_reset_queue(&q->hdr);
+	__qdisc_reset_queue(&q->data);
+	q->hdr_bytes = 0;
+	q->data_bytes = 0;
+	q->t_next = 0;
+	qdisc_watchdog_cancel(&q->watchdog);
+}
+
+static void fab_destroy(struct Qdisc *sch)
+{
+	struct fab_sched_data *q = qdisc_priv(sch);
+
+	qdisc_watchdog_cancel(&q->watchdog);
+}
+
+static struct Qdisc_ops fab_qdisc_ops __read_mostly = {
+	.id		= "fabric",
+	.priv_size	= sizeof(struct fab_sched_data),
+	.enqueue	= fab_enqueue,
+	.dequeue	= fab_dequeue,
+	.peek		= qdisc_peek_dequeued,
+	.init		= fab_init,
+	.reset		= fab_reset,
+	.destroy	= fab_destroy,
+	.change		= fab_change,
+	.dump		= fab_dump,
+	.dump_stats	= fab_dump_stats,
+	.owner		= THIS_MODULE,
+};
+
+static int __init fab_module_init(void)
+{
+	return register_qdisc(&fab_qdisc_ops);
+}
+
+static void __exit fab_module_exit(void)
+{
+	unregister_qdisc(&fab_qdisc_ops);
+}
+
+module_init(fab_module_init);
+module_exit(fab_module_exit);
+
+MODULE_AUTHOR("The fabric-cc authors");
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Switch egress port: line rate, ECN marking, packet trimming");
+MODULE_VERSION("0.1");

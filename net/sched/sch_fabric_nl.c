@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sch_fabric configuration: the netlink policy, change(), dump() and the
+ * xstats of "tc -s".
+ *
+ * Options are parsed strictly (an unknown attribute, a nest without
+ * NLA_F_NESTED or a value outside its policy range is refused with an
+ * extack message), then checked as a whole against the values they would
+ * change, all before the tree lock is taken; only then are they applied.
+ * A change that shrinks a queue's limit drops that queue's excess from
+ * its head and tells the ancestors (qdisc_tree_reduce_backlog()).
+ */
+#include <net/netlink.h>
+#include <net/pkt_sched.h>
+
+#include "sch_fabric.h"
+
+/* A policy's inline min/max are s16: wider ranges go through a pointer. */
+static struct netlink_range_validation fab_trim_size_range = {
+	.min = FAB_MIN_TRIM_SIZE,
+	.max = 65535,
+};
+
+const struct nla_policy fab_policy[TCA_FABRIC_MAX + 1] = {
+	[TCA_FABRIC_RATE]		= { .type = NLA_U64 },
+	[TCA_FABRIC_LIMIT]		= NLA_POLICY_MIN(NLA_U32, 1),
+	[TCA_FABRIC_ECN_MIN]		= { .type = NLA_U32 },
+	[TCA_FABRIC_ECN_MAX]		= { .type = NLA_U32 },
+	[TCA_FABRIC_ECN_PROB]		= NLA_POLICY_MAX(NLA_U32, 100),
+	[TCA_FABRIC_TRIM_AT]		= { .type = NLA_U32 },
+	[TCA_FABRIC_TRIM_SIZE]		= NLA_POLICY_FULL_RANGE(NLA_U32,
+								&fab_trim_size_range),
+	[TCA_FABRIC_TRIM_DSCP]		= NLA_POLICY_MAX(NLA_U32, 63),
+	[TCA_FABRIC_TRIM_DSCP_MASK]	= { .type = NLA_U64 },
+	[TCA_FABRIC_TRIM_LIMIT]		= NLA_POLICY_MIN(NLA_U32, 1),
+};
+
+void fab_config_default(struct fab_config *cfg)
+{
+	*cfg = (struct fab_config){
+		.limit = FAB_DEF_LIMIT,
+		.ecn_prob = FAB_DEF_ECN_PROB,
+		.trim_size = FAB_DEF_TRIM_SIZE,
+		.trim_limit = FAB_DEF_TRIM_LIMIT,
+	};
+}
+
+static void fab_get_u32(struct nlattr **tb, int type, u32 *val)
+{
+	if (tb[type])
+		*val = nla_get_u32(tb[type]);
+}
+
+static int fab_check(const struct fab_config *c, struct nlattr **tb,
+		     struct netlink_ext_ack *extack)
+{
+	if (c->ecn_max && c->ecn_min > c->ecn_max) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_FABRIC_ECN_MIN] ?:
+				    tb[TCA_FABRIC_ECN_MAX],
+				    "sch_fabric: ecn_min is above ecn_max");
+		return -EINVAL;
+	}
+	if (c->ecn_min && !c->ecn_max) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_FABRIC_ECN_MIN],
+				    "sch_fabric: ecn_min needs ecn_max (0 turns marking off)");
+		return -EINVAL;
+	}
+	if (c->trim_at > c->limit) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_FABRIC_TRIM_AT] ?:
+				    tb[TCA_FABRIC_LIMIT],
+				    "sch_fabric: trim_at is above limit");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int fab_change(struct Qdisc *sch, struct nlattr *opt,
+	       struct netlink_ext_ack *extack)
+{
+	struct fab_sched_data *q = qdisc_priv(sch);
+	struct nlattr *tb[TCA_FABRIC_MAX + 1];
+	unsigned int pkts = 0, bytes = 0;
+	struct fab_config c;
+	int err;
+
+	if (!opt) {
+		NL_SET_ERR_MSG_MOD(extack, "options missing");
+		return -EINVAL;
+	}
+	err = nla_parse_nested(tb, TCA_FABRIC_MAX, opt, fab_policy, extack);
+	if (err < 0)
+		return err;
+
+	/* The new configuration: the current one with what was given. */
+	c = q->cfg;
+	if (tb[TCA_FABRIC_RATE])
+		c.rate = nla_get_u64(tb[TCA_FABRIC_RATE]);
+	if (tb[TCA_FABRIC_TRIM_DSCP_MASK])
+		c.trim_dscp_mask = nla_get_u64(tb[TCA_FABRIC_TRIM_DSCP_MASK]);
+	fab_get_u32(tb, TCA_FABRIC_LIMIT, &c.limit);
+	fab_get_u32(tb, TCA_FABRIC_ECN_MIN, &c.ecn_min);
+	fab_get_u32(tb, TCA_FABRIC_ECN_MAX, &c.ecn_max);
+	fab_get_u32(tb, TCA_FABRIC_ECN_PROB, &c.ecn_prob);
+	fab_get_u32(tb, TCA_FABRIC_TRIM_AT, &c.trim_at);
+	fab_get_u32(tb, TCA_FABRIC_TRIM_SIZE, &c.trim_size);
+	fab_get_u32(tb, TCA_FABRIC_TRIM_DSCP, &c.trim_dscp);
+	fab_get_u32(tb, TCA_FABRIC_TRIM_LIMIT, &c.trim_limit);
+	err = fab_check(&c, tb, extack);
+	if (err)
+		return err;
+
+	sch_tree_lock(sch);
+	q->cfg = c;
+	if (!c.rate)
+		q->t_next = 0;
+	while (q->data_bytes > c.limit) {
+		bytes += fab_drop_head(sch, &q->data, &q->data_bytes);
+		pkts++;
+	}
+	while (q->hdr_bytes > c.trim_limit) {
+		bytes += fab_drop_head(sch, &q->hdr, &q->hdr_bytes);
+		pkts++;
+	}
+	qdisc_tree_reduce_backlog(sch, pkts, bytes);
+	sch_tree_unlock(sch);
+	return 0;
+}
+
+int fab_dump(struct Qdisc *sch, struct sk_buff *skb)
+{
+	struct fab_sched_data *q = qdisc_priv(sch);
+	struct nlattr *opts = nla_nest_start(skb, TCA_OPTIONS);
+	const struct fab_config *c = &q->cfg;
+
+	if (!opts)
+		return -EMSGSIZE;
+	if (nla_put_u64_64bit(skb, TCA_FABRIC_RATE, c->rate, TCA_FABRIC_PAD) ||
+	    nla_put_u32(skb, TCA_FABRIC_LIMIT, c->limit) ||
+	    nla_put_u32(skb, TCA_FABRIC_ECN_MIN, c->ecn_min) ||
+	    nla_put_u32(skb, TCA_FABRIC_ECN_MAX, c->ecn_max) ||
+	    nla_put_u32(skb, TCA_FABRIC_ECN_PROB, c->ecn_prob) ||
+	    nla_put_u32(skb, TCA_FABRIC_TRIM_AT, c->trim_at) ||
+	    nla_put_u32(skb, TCA_FABRIC_TRIM_SIZE, c->trim_size) ||
+	    nla_put_u32(skb, TCA_FABRIC_TRIM_DSCP, c->trim_dscp) ||
+	    nla_put_u64_64bit(skb, TCA_FABRIC_TRIM_DSCP_MASK,
+			      c->trim_dscp_mask, TCA_FABRIC_PAD) ||
+	    nla_put_u32(skb, TCA_FABRIC_TRIM_LIMIT, c->trim_limit)) {
+		nla_nest_cancel(skb, opts);
+		return -EMSGSIZE;
+	}
+	return nla_nest_end(skb, opts);
+}
+
+int fab_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
+{
+	struct fab_sched_data *q = qdisc_priv(sch);
+	struct tc_fabric_xstats st = q->st;
+
+	st.data_backlog = q->data_bytes;
+	st.hdr_backlog = q->hdr_bytes;
+	st.hdr_packets = q->hdr.qlen;
+	return gnet_stats_copy_app(d, &st, sizeof(st));
+}

@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Trimming, IPv4 and IPv6.  A burst of 1000-byte UDP datagrams into a
+# 1 Mbit/s port with trim_at 20kb: those with the trimmable DSCP (10) that
+# arrive above trim_at reach the receiver's socket cut to trim_size (128
+# bytes of IP datagram: 100 bytes of UDP payload over IPv4, 80 over IPv6),
+# with DSCP 11, a valid checksum (the kernel checked it) and the right
+# length, and ahead of data queued before them (the header queue is served
+# first).  Datagrams without the DSCP are dropped at the limit instead.
+source "$(dirname "$0")/../lib.sh"
+
+U="$(dirname "$0")/../udpburst.py"
+switch_topo
+tcf -n "$R" qdisc add dev r1 root fabric rate 1mbit limit 60kb trim_at 20kb \
+	trim_size 128 trim_dscp 11 trim_dscp_in 10 trim_limit 64kb
+check $? "port: rate 1mbit limit 60kb trim_at 20kb trim_size 128 trim_dscp 11 trim_dscp_in 10"
+
+burst() { # ADDR TOS -> receiver JSON
+	local out
+	out=$(mktemp)
+	ip netns exec "$B" python3 "$U" recv "$1" 7100 --idle 3 >"$out" 2>/dev/null &
+	sleep 0.5
+	ip netns exec "$A" python3 "$U" send "$1" 7100 --count 150 --size 1000 --tos "$2" >/dev/null
+	wait
+	cat "$out"
+	rm -f "$out"
+}
+
+csum_errors() {
+	ip netns exec "$B" nstat -az | awk '/^(Udp|Udp6)InCsumErrors/ { s += $2 } END { print s + 0 }'
+}
+
+for fam in 4 6; do
+	if [[ $fam == 4 ]]; then addr=198.18.2.1 small=100; else addr=2001:db8:2::1 small=80; fi
+	before=$(fabric_stat "$R" r1 trimmed)
+	r=$(burst $addr 0x28)
+	trimmed=$(( $(fabric_stat "$R" r1 trimmed) - before ))
+	full=$(jq '[.seqs[] | select(.[1] == 1000)] | length' <<<"$r")
+	cut=$(jq --argjson s $small '[.seqs[] | select(.[1] == $s)] | length' <<<"$r")
+	other=$(jq --argjson s $small '[.seqs[] | select(.[1] != 1000 and .[1] != $s)] | length' <<<"$r")
+	log "IPv$fam: $full full, $cut trimmed, $other other sizes; qdisc trimmed $trimmed"
+	(( cut > 0 && full > 0 && other == 0 ))
+	check $? "IPv$fam: datagrams above trim_at arrive trimmed to $small bytes of payload"
+	[[ $(jq --argjson s $small '[.seqs[] | select(.[1] == $s and .[2] != 44)] | length' <<<"$r") -eq 0 &&
+	   $(jq '[.seqs[] | select(.[1] == 1000 and .[2] != 40)] | length' <<<"$r") -eq 0 ]]
+	check $? "IPv$fam: trimmed ones carry DSCP 11 (tos 0x2c), full ones keep DSCP 10"
+	(( cut == trimmed - $(fabric_stat "$R" r1 trim_dropped) ))
+	check $? "IPv$fam: every trimmed datagram the qdisc kept reached the socket"
+	# Served first: some trimmed datagram overtook a full one sent before it.
+	jq -e --argjson s $small '.seqs as $q | [range(0; $q | length) as $i | range($i + 1; $q | length) as $j
+		| select($q[$i][1] == $s and $q[$j][1] == 1000 and $q[$j][0] < $q[$i][0])] | length > 0' \
+		<<<"$r" >/dev/null
+	check $? "IPv$fam: the header queue is served before queued data"
+done
+[[ $(csum_errors) -eq 0 ]]
+check $? "the receiver counted no UDP checksum errors"
+
+before_drop=$(fabric_stat "$R" r1 drop_limit)
+before=$(fabric_stat "$R" r1 trimmed)
+r=$(burst 198.18.2.1 0x00)
+log "not trimmable: sizes $(jq -c .sizes <<<"$r"), drops +$(( $(fabric_stat "$R" r1 drop_limit) - before_drop ))"
+[[ $(jq '[.seqs[] | select(.[1] != 1000)] | length' <<<"$r") -eq 0 &&
+   $(fabric_stat "$R" r1 trimmed) -eq $before &&
+   $(fabric_stat "$R" r1 drop_limit) -gt $before_drop ]]
+check $? "datagrams without the trimmable DSCP are dropped at the limit, never trimmed"
+exit $RET

@@ -1,0 +1,40 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Live changes under a parent qdisc: sch_fabric below prio, a standing
+# queue with trimmed and full packets, then "tc qdisc change" shrinks the
+# limits.  The excess is dropped (drop_change), and the parent's backlog
+# follows the child's at every step, down to 0 once the port drains.
+source "$(dirname "$0")/../lib.sh"
+
+U="$(dirname "$0")/../udpburst.py"
+switch_topo
+tc -n "$R" qdisc add dev r1 root handle 1: prio bands 2 priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0
+tcf -n "$R" qdisc add dev r1 parent 1:1 handle 10: fabric rate 1mbit limit 150kb \
+	trim_at 100kb trim_dscp_in 10 trim_limit 8kb
+check $? "prio root with sch_fabric as the child of band 1"
+
+backlogs() { # parent child
+	tcf -n "$R" -s -j qdisc show dev r1 |
+		jq -r '[(.[] | select(.kind == "prio") | .backlog), (.[] | select(.kind == "fabric") | .backlog)] | @tsv'
+}
+
+ip netns exec "$A" python3 "$U" send 198.18.2.1 7300 --count 200 --size 1000 --tos 0x28 >/dev/null
+read -r p c < <(backlogs)
+log "after the burst: parent $p B, child $c B, trimmed $(fabric_stat "$R" r1 trimmed)"
+(( c > 80000 && p - c <= 1100 && c - p <= 1100 ))
+check $? "the parent's backlog matches the child's with trimmed packets queued"
+
+tcf -n "$R" qdisc change dev r1 parent 1:1 handle 10: fabric limit 20kb trim_at 10kb trim_limit 2kb
+check $? "change: limit 20kb trim_at 10kb trim_limit 2kb"
+read -r p c < <(backlogs)
+dc=$(fabric_stat "$R" r1 drop_change)
+log "after the change: parent $p B, child $c B, drop_change $dc"
+(( c <= 22000 && dc > 0 && p - c <= 1100 && c - p <= 1100 ))
+check $? "the excess was dropped and the parent followed"
+busywait 10000 sh -c "[ \"\$(TC_LIB_DIR=$TOP/tools/tc tc -n $R -s -j qdisc show dev r1 | jq '.[] | select(.kind == \"prio\") | .backlog')\" = 0 ]"
+check $? "the parent's backlog returns to 0 once the port drains"
+read -r p c < <(backlogs)
+[[ $p == 0 && $c == 0 ]]
+check $? "both backlogs are 0 ($p, $c)"
+exit $RET

@@ -1,0 +1,555 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * q_fabric.so: the tc plugin of the "fabric" qdisc (sch_fabric.ko).
+ *
+ *	tc qdisc add dev X root fabric rate 10gbit limit 1mb \
+ *		ecn_min 30kb ecn_max 120kb ecn_prob 20 \
+ *		trim_at 100kb trim_size 128 trim_dscp 11 trim_dscp_in 46 \
+ *		trim_limit 256kb
+ *
+ * Design.  The shape is that of iproute2's tc/q_pie.c: an explain()
+ * usage, a parse callback that walks argv and ends in one nested
+ * TCA_OPTIONS, a print callback for the options and one for the xstats,
+ * and a struct qdisc_util named <kind>_qdisc_util that tc finds with
+ * dlsym().  Unlike q_pie, it is built against Debian's installed tc and
+ * not inside an iproute2 tree: tc_plugin.h declares the 6.1 ABI and the
+ * exported helpers it uses (notes: shared/notes/qdisc-and-tests.md 2.1
+ * to 2.4), and include/uapi/linux/fabric_sched.h is the contract with
+ * the kernel.
+ *
+ * One table, fabric_opts[], in attribute order, drives both directions,
+ * so what "tc qdisc show" prints is what the parser reads back:
+ *  - only the options given are sent, so "tc qdisc change" changes those
+ *    and no other; the kernel holds the defaults and checks the values
+ *    against each other (ecn_min <= ecn_max and so on);
+ *  - TCA_OPTIONS carries NLA_F_NESTED: the kernel parses it strictly;
+ *  - rates travel as u64 bits per second (get_rate64() answers bytes per
+ *    second), sizes as u32 bytes, the trimmable DSCPs as a u64 mask;
+ *  - text shows sizes and rates with the largest exact unit ("1mb",
+ *    "10gbit"), JSON shows the raw numbers under the same keys.
+ * Helpers whose signature changed after 6.1 (sprint_size, tc_print_rate)
+ * are not used: the formatters below are our own.
+ */
+#include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/fabric_sched.h>
+
+#include "tc_plugin.h"
+
+#define FABRIC_DSCP_MAX		63
+#define FABRIC_NLA_MAXLEN	1024
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#endif
+
+static void explain(void)
+{
+	fprintf(stderr,
+		"Usage: ... fabric [ rate RATE ] [ limit SIZE ]\n"
+		"                  [ ecn_min SIZE ] [ ecn_max SIZE ] [ ecn_prob PERCENT ]\n"
+		"                  [ trim_at SIZE ] [ trim_size SIZE ] [ trim_dscp DSCP ]\n"
+		"                  [ trim_dscp_in DSCPS ] [ trim_limit SIZE ]\n"
+		"RATE is in bit, kbit, mbit, gbit (or Bps, KBps, ...); SIZE in b, kb, mb.\n"
+		"  rate RATE           egress rate; 0 is no rate limit      default 0\n"
+		"  limit SIZE          bytes of the data queue              default 1mb (1048576)\n"
+		"  ecn_min SIZE        data backlog where CE marking starts default 0\n"
+		"  ecn_max SIZE        data backlog where marking reaches\n"
+		"                      ecn_prob; 0 is no ECN marking        default 0 (off)\n"
+		"  ecn_prob PERCENT    0..100, marking probability at\n"
+		"                      ecn_max                              default 100\n"
+		"  trim_at SIZE        data backlog above which packets are\n"
+		"                      trimmed; 0 is no trimming            default 0 (off)\n"
+		"  trim_size SIZE      bytes of IP datagram a trimmed\n"
+		"                      packet keeps                         default 128\n"
+		"  trim_dscp DSCP      0..63, DSCP of trimmed packets       default 0\n"
+		"  trim_dscp_in DSCPS  DSCPs that may be trimmed: a list\n"
+		"                      such as 46, 10,46 or 8-15,46; a\n"
+		"                      64-bit mask 0x... (bit d: DSCP d);\n"
+		"                      or none                              default none\n"
+		"  trim_limit SIZE     bytes of the queue of trimmed\n"
+		"                      headers                              default 256kb (262144)\n"
+		"Only the options given are sent: \"tc qdisc change\" changes those alone.\n");
+}
+
+enum fabric_fmt {
+	FABRIC_FMT_RATE,	/* u64 bit/s; text "10gbit" */
+	FABRIC_FMT_SIZE,	/* u32 bytes; text "1mb", "30kb", "1500b" */
+	FABRIC_FMT_NUM,		/* u32 0..max */
+	FABRIC_FMT_DSCPS,	/* u64 mask; text "8-15,46" or "none" */
+};
+
+struct fabric_opt {
+	const char *name;	/* option, and key of its JSON value */
+	unsigned short type;	/* TCA_FABRIC_* */
+	enum fabric_fmt fmt;
+	__u32 max;		/* FABRIC_FMT_NUM only */
+	const char *hint;	/* what a legal value looks like */
+};
+
+/* In attribute order, which is also the order of "tc qdisc show" */
+static const struct fabric_opt fabric_opts[] = {
+	{ "rate", TCA_FABRIC_RATE, FABRIC_FMT_RATE, 0,
+	  "a rate such as 10gbit, or 0" },
+	{ "limit", TCA_FABRIC_LIMIT, FABRIC_FMT_SIZE, 0,
+	  "a size such as 1mb" },
+	{ "ecn_min", TCA_FABRIC_ECN_MIN, FABRIC_FMT_SIZE, 0,
+	  "a size such as 30kb" },
+	{ "ecn_max", TCA_FABRIC_ECN_MAX, FABRIC_FMT_SIZE, 0,
+	  "a size such as 120kb, or 0" },
+	{ "ecn_prob", TCA_FABRIC_ECN_PROB, FABRIC_FMT_NUM, 100,
+	  "a percentage, 0..100" },
+	{ "trim_at", TCA_FABRIC_TRIM_AT, FABRIC_FMT_SIZE, 0,
+	  "a size such as 100kb, or 0" },
+	{ "trim_size", TCA_FABRIC_TRIM_SIZE, FABRIC_FMT_SIZE, 0,
+	  "a size such as 128" },
+	{ "trim_dscp", TCA_FABRIC_TRIM_DSCP, FABRIC_FMT_NUM, FABRIC_DSCP_MAX,
+	  "a DSCP, 0..63" },
+	{ "trim_dscp_in", TCA_FABRIC_TRIM_DSCP_MASK, FABRIC_FMT_DSCPS, 0,
+	  "DSCPs 0..63 such as 8-15,46, a mask 0x..., or none" },
+	{ "trim_limit", TCA_FABRIC_TRIM_LIMIT, FABRIC_FMT_SIZE, 0,
+	  "a size such as 256kb" },
+};
+
+static bool fabric_opt_is_u64(const struct fabric_opt *o)
+{
+	return o->fmt == FABRIC_FMT_RATE || o->fmt == FABRIC_FMT_DSCPS;
+}
+
+/*
+ * strtod() and strtoul(), under get_size(), get_rate64() and get_u32(),
+ * take a sign, blanks, "inf" and "nan": numbers here start with a digit.
+ */
+static bool fabric_starts_numeric(const char *s)
+{
+	return isdigit((unsigned char)s[0]) ||
+	       (s[0] == '.' && isdigit((unsigned char)s[1]));
+}
+
+/* One DSCP of a list, advancing *sp past it */
+static int fabric_parse_dscp(const char **sp, unsigned int *dscp)
+{
+	unsigned long v;
+	char *end;
+
+	if (!isdigit((unsigned char)**sp))
+		return -1;
+	v = strtoul(*sp, &end, 10);
+	if (v > FABRIC_DSCP_MAX)
+		return -1;
+	*dscp = v;
+	*sp = end;
+	return 0;
+}
+
+/* "none", "0x..." or a list of DSCPs and ranges: "46", "10,46", "8-15,46" */
+static int fabric_parse_dscps(const char *s, __u64 *mask)
+{
+	unsigned int lo, hi, d;
+	__u64 m = 0;
+
+	if (!strcmp(s, "none")) {
+		*mask = 0;
+		return 0;
+	}
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		if (!isxdigit((unsigned char)s[2]))
+			return -1;
+		return get_u64(mask, s, 16);
+	}
+	for (;;) {
+		if (fabric_parse_dscp(&s, &lo))
+			return -1;
+		hi = lo;
+		if (*s == '-') {
+			s++;
+			if (fabric_parse_dscp(&s, &hi) || hi < lo)
+				return -1;
+		}
+		for (d = lo; d <= hi; d++)
+			m |= 1ULL << d;
+		if (!*s)
+			break;
+		if (*s != ',')
+			return -1;
+		s++;
+	}
+	*mask = m;
+	return 0;
+}
+
+static int fabric_parse_value(const struct fabric_opt *o, const char *arg,
+			      __u64 *val)
+{
+	unsigned int size;
+	__u64 bytes;
+	__u32 num;
+
+	switch (o->fmt) {
+	case FABRIC_FMT_RATE:
+		/* resolution 8 bit/s: a rate under 8bit is not "no limit" */
+		if (!fabric_starts_numeric(arg) || get_rate64(&bytes, arg) ||
+		    bytes > UINT64_MAX / 8 || (!bytes && strtod(arg, NULL) != 0))
+			return -1;
+		*val = bytes * 8;
+		return 0;
+	case FABRIC_FMT_SIZE:
+		if (!fabric_starts_numeric(arg) || get_size(&size, arg))
+			return -1;
+		*val = size;
+		return 0;
+	case FABRIC_FMT_NUM:
+		if (!isdigit((unsigned char)arg[0]) || get_u32(&num, arg, 10) ||
+		    num > o->max)
+			return -1;
+		*val = num;
+		return 0;
+	case FABRIC_FMT_DSCPS:
+		return fabric_parse_dscps(arg, val);
+	}
+	return -1;
+}
+
+static const struct fabric_opt *fabric_find_opt(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(fabric_opts); i++)
+		if (!strcmp(name, fabric_opts[i].name))
+			return &fabric_opts[i];
+	return NULL;
+}
+
+static int fabric_parse_opt(struct qdisc_util *qu, int argc, char **argv,
+			    struct nlmsghdr *n, const char *dev)
+{
+	__u64 val[TCA_FABRIC_MAX + 1] = { 0 };
+	bool given[TCA_FABRIC_MAX + 1] = { false };
+	const struct fabric_opt *o;
+	struct rtattr *nest;
+	unsigned int i;
+
+	while (argc > 0) {
+		if (!strcmp(*argv, "help")) {
+			explain();
+			return -1;
+		}
+		o = fabric_find_opt(*argv);
+		if (!o) {
+			fprintf(stderr, "What is \"%s\"?\n", *argv);
+			explain();
+			return -1;
+		}
+		NEXT_ARG();
+		if (fabric_parse_value(o, *argv, &val[o->type])) {
+			fprintf(stderr, "Illegal \"%s\" value \"%s\": want %s\n",
+				o->name, *argv, o->hint);
+			return -1;
+		}
+		given[o->type] = true;
+		argc--;
+		argv++;
+	}
+
+	nest = addattr_nest(n, FABRIC_NLA_MAXLEN, TCA_OPTIONS | NLA_F_NESTED);
+	for (i = 0; i < ARRAY_SIZE(fabric_opts); i++) {
+		o = &fabric_opts[i];
+		if (!given[o->type])
+			continue;
+		if (fabric_opt_is_u64(o)) {
+			__u64 v = val[o->type];
+
+			addattr_l(n, FABRIC_NLA_MAXLEN, o->type, &v, sizeof(v));
+		} else {
+			__u32 v = val[o->type];
+
+			addattr_l(n, FABRIC_NLA_MAXLEN, o->type, &v, sizeof(v));
+		}
+	}
+	addattr_nest_end(n, nest);
+	return 0;
+}
+
+/* Bit rates with the largest exact decimal unit, as get_rate64() reads */
+static void fabric_sprint_rate(char *buf, size_t len, __u64 bits)
+{
+	if (!bits)
+		snprintf(buf, len, "0");
+	else if (bits % 1000000000ULL == 0)
+		snprintf(buf, len, "%llugbit", bits / 1000000000ULL);
+	else if (bits % 1000000ULL == 0)
+		snprintf(buf, len, "%llumbit", bits / 1000000ULL);
+	else if (bits % 1000ULL == 0)
+		snprintf(buf, len, "%llukbit", bits / 1000ULL);
+	else
+		snprintf(buf, len, "%llubit", bits);
+}
+
+/* Sizes with the largest exact binary unit, as get_size() reads */
+static void fabric_sprint_size(char *buf, size_t len, __u32 bytes)
+{
+	if (!bytes)
+		snprintf(buf, len, "0");
+	else if (bytes % (1024U * 1024U) == 0)
+		snprintf(buf, len, "%umb", bytes / (1024U * 1024U));
+	else if (bytes % 1024U == 0)
+		snprintf(buf, len, "%ukb", bytes / 1024U);
+	else
+		snprintf(buf, len, "%ub", bytes);
+}
+
+/* The mask as fabric_parse_dscps() reads it: runs become ranges */
+static void fabric_sprint_dscps(char *buf, size_t len, __u64 mask)
+{
+	unsigned int d, e;
+	size_t pos = 0;
+	int w;
+
+	if (!mask) {
+		snprintf(buf, len, "none");
+		return;
+	}
+	buf[0] = '\0';
+	for (d = 0; d <= FABRIC_DSCP_MAX; d++) {
+		if (!(mask & (1ULL << d)))
+			continue;
+		e = d;
+		while (e < FABRIC_DSCP_MAX && (mask & (1ULL << (e + 1))))
+			e++;
+		if (e > d)
+			w = snprintf(buf + pos, len - pos, "%s%u-%u",
+				     pos ? "," : "", d, e);
+		else
+			w = snprintf(buf + pos, len - pos, "%s%u",
+				     pos ? "," : "", d);
+		if (w < 0 || (size_t)w >= len - pos)
+			return;
+		pos += w;
+		d = e;
+	}
+}
+
+static int fabric_print_opt(struct qdisc_util *qu, FILE *f,
+			    struct rtattr *opt)
+{
+	struct rtattr *tb[TCA_FABRIC_MAX + 1];
+	const struct fabric_opt *o;
+	char text[256], value[192];
+	unsigned int i;
+	__u64 v64;
+	__u32 v32;
+
+	if (!opt)
+		return 0;
+	/* the kernel nests with NLA_F_NESTED; an older dump may not */
+	parse_rtattr_flags(tb, TCA_FABRIC_MAX, RTA_DATA(opt), RTA_PAYLOAD(opt),
+			   NLA_F_NESTED);
+
+	for (i = 0; i < ARRAY_SIZE(fabric_opts); i++) {
+		o = &fabric_opts[i];
+		if (!tb[o->type])
+			continue;
+		if (fabric_opt_is_u64(o)) {
+			if (RTA_PAYLOAD(tb[o->type]) < sizeof(v64))
+				continue;
+			memcpy(&v64, RTA_DATA(tb[o->type]), sizeof(v64));
+		} else {
+			if (RTA_PAYLOAD(tb[o->type]) < sizeof(v32))
+				continue;
+			memcpy(&v32, RTA_DATA(tb[o->type]), sizeof(v32));
+		}
+
+		switch (o->fmt) {
+		case FABRIC_FMT_RATE:
+			print_lluint(PRINT_JSON, o->name, NULL, v64);
+			fabric_sprint_rate(value, sizeof(value), v64);
+			break;
+		case FABRIC_FMT_SIZE:
+			print_uint(PRINT_JSON, o->name, NULL, v32);
+			fabric_sprint_size(value, sizeof(value), v32);
+			break;
+		case FABRIC_FMT_NUM:
+			print_uint(PRINT_JSON, o->name, NULL, v32);
+			snprintf(value, sizeof(value), "%u", v32);
+			break;
+		case FABRIC_FMT_DSCPS:
+			fabric_sprint_dscps(value, sizeof(value), v64);
+			print_string(PRINT_JSON, o->name, NULL, value);
+			break;
+		}
+		snprintf(text, sizeof(text), "%s %s ", o->name, value);
+		print_string(PRINT_FP, NULL, "%s", text);
+	}
+	return 0;
+}
+
+/* Bucket bounds in us; the last bucket is open, its hi_us nominal (2^i) */
+static __u64 fabric_bucket_lo(unsigned int i)
+{
+	return i ? 1ULL << (i - 1) : 0;
+}
+
+static __u64 fabric_bucket_hi(unsigned int i)
+{
+	return 1ULL << i;
+}
+
+/* The first bucket where the cumulative count reaches pct of total */
+static unsigned int fabric_pct_bucket(const __u64 *hist, __u64 total,
+				      unsigned int pct)
+{
+	__u64 need = total / 100 * pct + (total % 100 * pct + 99) / 100;
+	__u64 cum = 0;
+	unsigned int i;
+
+	for (i = 0; i < TC_FABRIC_DELAY_BUCKETS - 1; i++) {
+		cum += hist[i];
+		if (cum >= need)
+			break;
+	}
+	return i;
+}
+
+/* Whole microseconds, with a tenth below 100 us where it still matters */
+static void fabric_sprint_us(char *buf, size_t len, __u64 ns)
+{
+	if (ns < 100000)
+		snprintf(buf, len, "%.1fus", ns / 1000.0);
+	else
+		snprintf(buf, len, "%lluus", (ns + 500) / 1000);
+}
+
+/* Text "<2us" for a percentile in bucket 1, ">=1073741824us" in the last */
+static void fabric_print_pct(const char *key, const char *name,
+			     unsigned int bucket)
+{
+	char text[64];
+
+	print_lluint(PRINT_JSON, key, NULL, fabric_bucket_hi(bucket));
+	if (bucket < TC_FABRIC_DELAY_BUCKETS - 1)
+		snprintf(text, sizeof(text), " %s <%lluus", name,
+			 fabric_bucket_hi(bucket));
+	else
+		snprintf(text, sizeof(text), " %s >=%lluus", name,
+			 fabric_bucket_lo(bucket));
+	print_string(PRINT_FP, NULL, "%s", text);
+}
+
+static void fabric_print_hist(const struct tc_fabric_xstats *st)
+{
+	char text[64];
+	unsigned int i;
+	__u64 lo, hi;
+
+	if (is_json_context()) {
+		open_json_array(PRINT_JSON, "delay_hist");
+		for (i = 0; i < TC_FABRIC_DELAY_BUCKETS; i++) {
+			open_json_object(NULL);
+			print_lluint(PRINT_JSON, "lo_us", NULL, fabric_bucket_lo(i));
+			print_lluint(PRINT_JSON, "hi_us", NULL, fabric_bucket_hi(i));
+			print_lluint(PRINT_JSON, "packets", NULL, st->delay_hist[i]);
+			close_json_object();
+		}
+		close_json_array(PRINT_JSON, NULL);
+		return;
+	}
+
+	for (i = 0; i < TC_FABRIC_DELAY_BUCKETS; i++)
+		if (st->delay_hist[i])
+			break;
+	if (i == TC_FABRIC_DELAY_BUCKETS)
+		return;
+
+	print_nl();
+	print_string(PRINT_FP, NULL, "%s", "  delay histogram (us):");
+	for (i = 0; i < TC_FABRIC_DELAY_BUCKETS; i++) {
+		if (!st->delay_hist[i])
+			continue;
+		lo = fabric_bucket_lo(i);
+		hi = fabric_bucket_hi(i);
+		if (i == 0)
+			snprintf(text, sizeof(text), " <%llu:%llu", hi,
+				 st->delay_hist[i]);
+		else if (i < TC_FABRIC_DELAY_BUCKETS - 1)
+			snprintf(text, sizeof(text), " %llu-%llu:%llu", lo, hi,
+				 st->delay_hist[i]);
+		else
+			snprintf(text, sizeof(text), " >=%llu:%llu", lo,
+				 st->delay_hist[i]);
+		print_string(PRINT_FP, NULL, "%s", text);
+	}
+}
+
+/*
+ * tc prints a newline after this, so the lines are separated, not ended,
+ * by print_nl().  The keys land at the top level of the qdisc's JSON
+ * object, next to tc's own "backlog" and "drops".
+ */
+static int fabric_print_xstats(struct qdisc_util *qu, FILE *f,
+			       struct rtattr *xstats)
+{
+	struct tc_fabric_xstats st;
+	unsigned int p50 = 0, p99 = 0;
+	char mean[32], max[32];
+	__u64 total = 0;
+	unsigned int i;
+
+	/* a longer struct is a newer kernel's: its head is this one */
+	if (!xstats || RTA_PAYLOAD(xstats) < sizeof(st))
+		return 0;
+	memcpy(&st, RTA_DATA(xstats), sizeof(st));
+
+	print_lluint(PRINT_ANY, "ecn_marked", "  ecn_marked %llu", st.ecn_marked);
+	print_lluint(PRINT_ANY, "trimmed", " trimmed %llu", st.trimmed);
+	print_lluint(PRINT_ANY, "trim_dropped", " trim_dropped %llu", st.trim_dropped);
+	print_lluint(PRINT_ANY, "drop_limit", " drop_limit %llu", st.drop_limit);
+	print_lluint(PRINT_ANY, "untrimmable", " untrimmable %llu", st.untrimmable);
+	print_lluint(PRINT_ANY, "drop_change", " drop_change %llu", st.drop_change);
+	print_nl();
+
+	print_lluint(PRINT_ANY, "data_backlog", "  backlog data %llub", st.data_backlog);
+	print_lluint(PRINT_ANY, "hdr_backlog", " hdr %llub", st.hdr_backlog);
+	print_lluint(PRINT_ANY, "hdr_packets", " (%llu pkts)", st.hdr_packets);
+	print_lluint(PRINT_ANY, "max_backlog", " max_backlog %llub", st.max_backlog);
+	print_nl();
+
+	for (i = 0; i < TC_FABRIC_DELAY_BUCKETS; i++)
+		total += st.delay_hist[i];
+	if (total) {
+		p50 = fabric_pct_bucket(st.delay_hist, total, 50);
+		p99 = fabric_pct_bucket(st.delay_hist, total, 99);
+	}
+
+	print_lluint(PRINT_ANY, "delay_count", "  delay: n %llu", st.delay_count);
+	print_lluint(PRINT_JSON, "delay_sum_ns", NULL, st.delay_sum_ns);
+	print_lluint(PRINT_JSON, "delay_max_ns", NULL, st.delay_max_ns);
+	if (st.delay_count) {
+		fabric_sprint_us(mean, sizeof(mean),
+				 st.delay_sum_ns / st.delay_count);
+		fabric_sprint_us(max, sizeof(max), st.delay_max_ns);
+		print_string(PRINT_FP, NULL, " mean %s", mean);
+		print_string(PRINT_FP, NULL, " max %s", max);
+	}
+	if (total) {
+		fabric_print_pct("delay_p50_us", "p50", p50);
+		fabric_print_pct("delay_p99_us", "p99", p99);
+	} else {
+		/* no samples: 0, which is no bucket's bound */
+		print_lluint(PRINT_JSON, "delay_p50_us", NULL, 0);
+		print_lluint(PRINT_JSON, "delay_p99_us", NULL, 0);
+	}
+
+	fabric_print_hist(&st);
+	return 0;
+}
+
+struct qdisc_util fabric_qdisc_util = {
+	.id		= "fabric",
+	.parse_qopt	= fabric_parse_opt,
+	.print_qopt	= fabric_print_opt,
+	.print_xstats	= fabric_print_xstats,
+};
