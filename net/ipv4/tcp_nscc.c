@@ -34,6 +34,7 @@
 #include <linux/inet_diag.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <net/fabric_tcp.h>
 #include <net/tcp.h>
 
 #include "tcp_nscc.h"
@@ -52,8 +53,7 @@ struct tcp_nscc {
 	struct nscc *core;	/* NULL: no memory, Reno fallback */
 	u32 pkt;		/* nominal packet, bytes */
 	u32 prior_ce;		/* tp->delivered_ce at the previous ACK */
-	u32 prior_rcv_nxt;	/* receiver: rcv_nxt at the last CE change */
-	u32 ce_state;		/* receiver: the last packet was CE */
+	struct fabric_ece ece;	/* receiver: the accurate echo */
 	struct {
 		u64 cwnd;	/* bytes */
 		u64 max_wnd;	/* bytes */
@@ -62,14 +62,6 @@ struct tcp_nscc {
 		u32 target;	/* ns */
 	} info;
 };
-
-static u32 tcp_nscc_nominal(const struct sock *sk)
-{
-	const struct tcp_sock *tp = tcp_sk(sk);
-
-	return tp->mss_cache + tp->tcp_header_len +
-	       inet_csk(sk)->icsk_af_ops->net_header_len;
-}
 
 static u64 tcp_nscc_now(const struct tcp_sock *tp)
 {
@@ -104,28 +96,27 @@ static void tcp_nscc_publish(struct tcp_nscc *ca)
 
 static void tcp_nscc_init(struct sock *sk)
 {
-	struct tcp_nscc_net *tn = tcp_nscc_pernet(sock_net(sk));
+	struct fabric_net *fn = tcp_nscc_pernet(sock_net(sk));
 	struct tcp_nscc *ca = inet_csk_ca(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct nscc_params p;
 
-	ca->pkt = max_t(u32, tcp_nscc_nominal(sk), 1);
+	ca->pkt = max_t(u32, fabric_tcp_nominal(sk), 1);
 	ca->prior_ce = tp->delivered_ce;
-	ca->prior_rcv_nxt = tp->rcv_nxt;
-	ca->ce_state = 0;
+	fabric_ece_init(&ca->ece, sk);
 
 	/* init may run in softirq context (passive open). */
 	ca->core = kmalloc(sizeof(*ca->core), GFP_NOWAIT | __GFP_NOWARN);
 	if (!ca->core) {
-		tcp_nscc_stat_add(tn, TCP_NSCC_STAT_ALLOC_FAIL, 1);
+		fabric_net_stat_add(fn, TCP_NSCC_STAT_ALLOC_FAIL, 1);
 		return;
 	}
-	tcp_nscc_params(sock_net(sk), &p);
+	fabric_net_params(fn, p.v);
 	nscc_init(ca->core, &p, ca->pkt, tcp_nscc_now(tp));
 	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
 	tcp_nscc_set_cwnd(sk, ca);
 	tcp_nscc_publish(ca);
-	tcp_nscc_stat_add(tn, TCP_NSCC_STAT_SOCKETS, 1);
+	fabric_net_stat_add(fn, TCP_NSCC_STAT_SOCKETS, 1);
 }
 
 static void tcp_nscc_release(struct sock *sk)
@@ -161,7 +152,7 @@ static u64 tcp_nscc_rtt(const struct rate_sample *rs)
 
 static void tcp_nscc_cong_control(struct sock *sk, const struct rate_sample *rs)
 {
-	struct tcp_nscc_net *tn = tcp_nscc_pernet(sock_net(sk));
+	struct fabric_net *fn = tcp_nscc_pernet(sock_net(sk));
 	struct tcp_nscc *ca = inet_csk_ca(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct nscc *n = ca->core;
@@ -187,86 +178,56 @@ static void tcp_nscc_cong_control(struct sock *sk, const struct rate_sample *rs)
 		};
 
 		r = nscc_on_ack(n, tcp_nscc_now(tp), &a);
-		tcp_nscc_stat_add(tn, TCP_NSCC_STAT_ROUTINE + r, 1);
-		tcp_nscc_stat_add(tn, TCP_NSCC_STAT_ACKS, 1);
+		fabric_net_stat_add(fn, TCP_NSCC_STAT_ROUTINE + r, 1);
+		fabric_net_stat_add(fn, TCP_NSCC_STAT_ACKS, 1);
 		if (a.rtt_ns != NSCC_NO_RTT)
-			tcp_nscc_stat_add(tn, TCP_NSCC_STAT_RTT_SAMPLES, 1);
+			fabric_net_stat_add(fn, TCP_NSCC_STAT_RTT_SAMPLES, 1);
 		if (a.ecn)
-			tcp_nscc_stat_add(tn, TCP_NSCC_STAT_ECN_ACKS, 1);
+			fabric_net_stat_add(fn, TCP_NSCC_STAT_ECN_ACKS, 1);
 	}
 	/* mrc presumes loss from SACK gaps; on uet only a timeout is a loss. */
 	if (rs->losses > 0 && n->cfg.flavour == NSCC_FLAVOUR_MRC) {
 		r = nscc_on_loss(n, (u64)rs->losses * ca->pkt);
-		tcp_nscc_stat_add(tn, TCP_NSCC_STAT_ROUTINE + r, 1);
-		tcp_nscc_stat_add(tn, TCP_NSCC_STAT_LOST_PKTS, rs->losses);
+		fabric_net_stat_add(fn, TCP_NSCC_STAT_ROUTINE + r, 1);
+		fabric_net_stat_add(fn, TCP_NSCC_STAT_LOST_PKTS, rs->losses);
 	}
 	if (n->st.md_count != md)
-		tcp_nscc_stat_add(tn, TCP_NSCC_STAT_MD_CUTS, 1);
+		fabric_net_stat_add(fn, TCP_NSCC_STAT_MD_CUTS, 1);
 	if (n->st.qa_count != qa)
-		tcp_nscc_stat_add(tn, TCP_NSCC_STAT_QA_FIRED, 1);
+		fabric_net_stat_add(fn, TCP_NSCC_STAT_QA_FIRED, 1);
 	tcp_nscc_set_cwnd(sk, ca);
 	tcp_nscc_publish(ca);
 	trace_nscc_update(sk, n, r, tcp_snd_cwnd(tp));
 }
 
-/* DCTCP-style accurate ECN echo: one CE state per run of packets. */
-static void tcp_nscc_ece_update(struct sock *sk, struct tcp_nscc *ca,
-				u32 new_state)
-{
-	struct tcp_sock *tp = tcp_sk(sk);
-
-	if (ca->ce_state != new_state) {
-		/* Send a delayed ACK with the old state before the change. */
-		if (inet_csk(sk)->icsk_ack.pending & ICSK_ACK_TIMER) {
-			if (ca->ce_state)
-				tp->ecn_flags |= TCP_ECN_DEMAND_CWR;
-			else
-				tp->ecn_flags &= ~TCP_ECN_DEMAND_CWR;
-			__tcp_send_ack(sk, ca->prior_rcv_nxt);
-		}
-		inet_csk(sk)->icsk_ack.pending |= ICSK_ACK_NOW;
-	}
-	ca->prior_rcv_nxt = tp->rcv_nxt;
-	ca->ce_state = new_state;
-	if (new_state)
-		tp->ecn_flags |= TCP_ECN_DEMAND_CWR;
-	else
-		tp->ecn_flags &= ~TCP_ECN_DEMAND_CWR;
-}
-
 /* An NSCC receiver acknowledges every data packet (one SACK per packet on
  * the MRC page), so delayed ACKs never hold the only packet of a small
  * window and never inflate the sender's RTT samples.  TCP raises an ECN
- * event for each data segment of an ECN connection, which is where this
- * runs; a GRO batch is one segment to TCP and gets one ACK.
+ * event for each data segment of an ECN connection: that is where it is
+ * done; a GRO batch is one segment to TCP and gets one ACK.
  */
-static void tcp_nscc_ack_now(struct sock *sk)
-{
-	inet_csk(sk)->icsk_ack.pending |= ICSK_ACK_NOW;
-}
-
 static void tcp_nscc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 {
-	struct tcp_nscc_net *tn = tcp_nscc_pernet(sock_net(sk));
+	struct fabric_net *fn = tcp_nscc_pernet(sock_net(sk));
 	struct tcp_nscc *ca = inet_csk_ca(sk);
 
 	switch (ev) {
 	case CA_EVENT_ECN_IS_CE:
-		if (!ca->ce_state)
-			tcp_nscc_stat_add(tn, TCP_NSCC_STAT_CE_RECEIVED, 1);
-		tcp_nscc_ece_update(sk, ca, 1);
-		tcp_nscc_ack_now(sk);
+		if (!ca->ece.ce_state)
+			fabric_net_stat_add(fn, TCP_NSCC_STAT_CE_RECEIVED, 1);
+		fabric_ece_update(sk, &ca->ece, 1);
+		fabric_tcp_ack_now(sk);
 		break;
 	case CA_EVENT_ECN_NO_CE:
-		tcp_nscc_ece_update(sk, ca, 0);
-		tcp_nscc_ack_now(sk);
+		fabric_ece_update(sk, &ca->ece, 0);
+		fabric_tcp_ack_now(sk);
 		break;
 	case CA_EVENT_LOSS:
-		tcp_nscc_stat_add(tn, TCP_NSCC_STAT_RTO, 1);
+		fabric_net_stat_add(fn, TCP_NSCC_STAT_RTO, 1);
 		if (ca->core) {
 			nscc_on_loss(ca->core, ca->pkt);
 			tcp_nscc_publish(ca);
-			tcp_nscc_stat_add(tn, TCP_NSCC_STAT_ROUTINE + NSCC_R_LOSS, 1);
+			fabric_net_stat_add(fn, TCP_NSCC_STAT_ROUTINE + NSCC_R_LOSS, 1);
 			trace_nscc_update(sk, ca->core, NSCC_R_LOSS,
 					  tcp_snd_cwnd(tcp_sk(sk)));
 		}

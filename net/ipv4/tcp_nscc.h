@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tcp_nscc private interfaces: the per-netns state (attributes, sysctls,
- * counters) of tcp_nscc_net.c, used by the congestion ops in tcp_nscc.c.
+ * tcp_nscc private interfaces: the per-netns state of tcp_nscc_net.c
+ * (attributes, sysctls, counters), used by the congestion ops in
+ * tcp_nscc.c.
  */
 #ifndef _TCP_NSCC_H
 #define _TCP_NSCC_H
 
-#include <linux/percpu.h>
-#include <net/net_namespace.h>
+#include <net/fabric_net.h>
 #include <net/nscc.h>
 
 /* Per-netns counters, shown in /proc/net/nscc_stat. */
@@ -20,30 +20,13 @@ enum tcp_nscc_stat {
 	TCP_NSCC_STAT_LOST_PKTS,	/* packets presumed lost on ACKs */
 	TCP_NSCC_STAT_RTO,		/* retransmission timeouts */
 	TCP_NSCC_STAT_CE_RECEIVED,	/* receiver: CE-marked runs echoed */
-	TCP_NSCC_STAT_ROUTINE,		/* + enum nscc_routine */
-	TCP_NSCC_STAT_MD_CUTS = TCP_NSCC_STAT_ROUTINE + NSCC_R_COUNT,
+	TCP_NSCC_STAT_MD_CUTS,
 	TCP_NSCC_STAT_QA_FIRED,
-	TCP_NSCC_STAT_COUNT
+	TCP_NSCC_STAT_ROUTINE,		/* + enum nscc_routine */
+	TCP_NSCC_STAT_COUNT = TCP_NSCC_STAT_ROUTINE + NSCC_R_COUNT
 };
 
-struct tcp_nscc_stats {
-	u64 v[TCP_NSCC_STAT_COUNT];
-};
-
-struct tcp_nscc_net {
-	u32 attr[NSCC_ATTR_COUNT];	/* this netns's attribute values */
-	struct ctl_table_header *sysctl;
-	struct tcp_nscc_stats __percpu *stats;
-};
-
-struct tcp_nscc_net *tcp_nscc_pernet(const struct net *net);
-void tcp_nscc_params(const struct net *net, struct nscc_params *p);
-
-static inline void tcp_nscc_stat_add(struct tcp_nscc_net *tn,
-				     enum tcp_nscc_stat s, u64 v)
-{
-	this_cpu_add(tn->stats->v[s], v);
-}
+struct fabric_net *tcp_nscc_pernet(const struct net *net);
 
 int tcp_nscc_net_init_module(void);
 void tcp_nscc_net_exit_module(void);

@@ -2,16 +2,14 @@
 /*
  * tcp_nscc per network namespace: attribute values (net.nscc.* sysctls),
  * module parameters as the defaults a new namespace starts from, and the
- * counters in /proc/net/nscc_stat.
+ * counters in /proc/net/nscc_stat (net/core/fabric_net.c does the work).
  *
  * The attributes are those of include/net/nscc_attrs.h, the single table
  * that also gives ccreplay its --set keys.  A socket copies its namespace's
- * values when nscc starts on it (tcp_nscc_params()), so a sysctl write
- * affects sockets started afterwards.
+ * values when nscc starts on it, so a sysctl write affects sockets started
+ * afterwards.
  */
 #include <linux/module.h>
-#include <linux/proc_fs.h>
-#include <linux/seq_file.h>
 #include <net/netns/generic.h>
 
 #include "tcp_nscc.h"
@@ -41,7 +39,7 @@ static const struct fabric_attr_set tcp_nscc_attrs = {
 #include <net/nscc_attrs.h>
 #undef NSCC_ATTR
 
-static const char * const tcp_nscc_stat_names[TCP_NSCC_STAT_COUNT] = {
+static const char * const tcp_nscc_stat_names[TCP_NSCC_STAT_ROUTINE] = {
 	[TCP_NSCC_STAT_SOCKETS]		= "sockets",
 	[TCP_NSCC_STAT_ALLOC_FAIL]	= "alloc_failures",
 	[TCP_NSCC_STAT_ACKS]		= "acks",
@@ -54,79 +52,48 @@ static const char * const tcp_nscc_stat_names[TCP_NSCC_STAT_COUNT] = {
 	[TCP_NSCC_STAT_QA_FIRED]	= "qa_fired",
 };
 
-struct tcp_nscc_net *tcp_nscc_pernet(const struct net *net)
+struct fabric_net *tcp_nscc_pernet(const struct net *net)
 {
 	return net_generic(net, tcp_nscc_net_id);
 }
 
-void tcp_nscc_params(const struct net *net, struct nscc_params *p)
-{
-	fabric_attr_snapshot(&tcp_nscc_attrs, tcp_nscc_pernet(net)->attr, p->v);
-}
-
+/* One "name value" line per counter, then one per routine. */
 static int tcp_nscc_stat_show(struct seq_file *seq, void *v)
 {
-	struct tcp_nscc_net *tn = tcp_nscc_pernet(seq_file_single_net(seq));
+	struct fabric_net *fn = tcp_nscc_pernet(seq_file_single_net(seq));
 	unsigned int i;
-	int cpu;
 
-	for (i = 0; i < TCP_NSCC_STAT_COUNT; i++) {
-		u64 sum = 0;
-
-		for_each_possible_cpu(cpu)
-			sum += per_cpu_ptr(tn->stats, cpu)->v[i];
-		if (i >= TCP_NSCC_STAT_ROUTINE &&
-		    i < TCP_NSCC_STAT_ROUTINE + NSCC_R_COUNT)
-			seq_printf(seq, "routine_%s %llu\n",
-				   nscc_routine_names[i - TCP_NSCC_STAT_ROUTINE],
-				   sum);
-		else
-			seq_printf(seq, "%s %llu\n", tcp_nscc_stat_names[i], sum);
-	}
+	for (i = 0; i < TCP_NSCC_STAT_ROUTINE; i++)
+		seq_printf(seq, "%s %llu\n", tcp_nscc_stat_names[i],
+			   fabric_net_stat_sum(fn, i));
+	for (i = 0; i < NSCC_R_COUNT; i++)
+		seq_printf(seq, "routine_%s %llu\n", nscc_routine_names[i],
+			   fabric_net_stat_sum(fn, TCP_NSCC_STAT_ROUTINE + i));
 	return 0;
 }
+
+static const struct fabric_net_desc tcp_nscc_net_desc = {
+	.attrs = &tcp_nscc_attrs,
+	.proc_name = "nscc_stat",
+	.nstats = TCP_NSCC_STAT_COUNT,
+	.show = tcp_nscc_stat_show,
+};
 
 static int __net_init tcp_nscc_net_init(struct net *net)
 {
-	struct tcp_nscc_net *tn = tcp_nscc_pernet(net);
-
-	fabric_attr_snapshot(&tcp_nscc_attrs, tcp_nscc_defaults, tn->attr);
-
-	tn->stats = alloc_percpu(struct tcp_nscc_stats);
-	if (!tn->stats)
-		goto err_stats;
-
-	tn->sysctl = fabric_attr_sysctl_register(net, &tcp_nscc_attrs, tn->attr);
-	if (!tn->sysctl)
-		goto err_sysctl;
-
-	if (!proc_create_net_single("nscc_stat", 0444, net->proc_net,
-				    tcp_nscc_stat_show, NULL))
-		goto err_proc;
-	return 0;
-
-err_proc:
-	fabric_attr_sysctl_unregister(tn->sysctl);
-err_sysctl:
-	free_percpu(tn->stats);
-err_stats:
-	return -ENOMEM;
+	return fabric_net_init(net, tcp_nscc_pernet(net), &tcp_nscc_net_desc);
 }
 
 static void __net_exit tcp_nscc_net_exit(struct net *net)
 {
-	struct tcp_nscc_net *tn = tcp_nscc_pernet(net);
-
-	remove_proc_entry("nscc_stat", net->proc_net);
-	fabric_attr_sysctl_unregister(tn->sysctl);
-	free_percpu(tn->stats);
+	fabric_net_exit(net, tcp_nscc_pernet(net));
 }
 
 static struct pernet_operations tcp_nscc_net_ops = {
 	.init = tcp_nscc_net_init,
 	.exit = tcp_nscc_net_exit,
 	.id = &tcp_nscc_net_id,
-	.size = sizeof(struct tcp_nscc_net),
+	.size = FABRIC_NET_SIZE(NSCC_ATTR_COUNT),
 };
 
 int tcp_nscc_net_init_module(void)
