@@ -20,13 +20,15 @@ USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
 	       -Wmissing-prototypes -Iinclude -Iselftests/lib
 
 NSCC_CORE   := net/nscc/nscc_core.c
+DCQCN_CORE  := net/dcqcn/dcqcn_core.c
+CORES       := $(NSCC_CORE) $(DCQCN_CORE)
 CORE_HDRS   := include/net/fabric_core.h include/net/fabric_attr.h include/net/nscc.h \
-	       include/net/nscc_attrs.h
+	       include/net/nscc_attrs.h include/net/dcqcn.h include/net/dcqcn_attrs.h
 CCREPLAY    := tools/ccreplay/ccreplay
 TC_PLUGIN   := tools/tc/q_fabric.so
 # Where Debian's tc looks for q_<kind>.so.
 TC_LIBDIR   ?= /usr/lib/$(shell $(CC) -print-multiarch)/tc
-UNIT_TESTS  := selftests/unit/nscc_test
+UNIT_TESTS  := selftests/unit/nscc_test selftests/unit/dcqcn_test
 
 .PHONY: all deps modules tools tests check demo install clean sparse checkpatch bench help
 
@@ -46,14 +48,17 @@ tools: $(CCREPLAY) $(TC_PLUGIN)
 
 tests: $(UNIT_TESTS)
 
-$(CCREPLAY): tools/ccreplay/ccreplay.c tools/ccreplay/algo_nscc.c tools/ccreplay/ccreplay.h $(NSCC_CORE) $(CORE_HDRS)
+$(CCREPLAY): tools/ccreplay/ccreplay.c tools/ccreplay/algo_nscc.c tools/ccreplay/algo_dcqcn.c \
+	     tools/ccreplay/ccreplay.h $(CORES) $(CORE_HDRS)
 	$(CC) $(USER_CFLAGS) -Itools/ccreplay -o $@ $(filter %.c,$^)
 
 $(TC_PLUGIN): tools/tc/q_fabric.c tools/tc/tc_plugin.h include/uapi/linux/fabric_sched.h
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Wno-unused-parameter -fPIC -shared \
 		-Iinclude/uapi -o $@ $<
 
-selftests/unit/nscc_test: selftests/unit/nscc_test.c $(NSCC_CORE) $(CORE_HDRS) selftests/lib/tap.h
+# selftests/unit/ALGO_test links net/ALGO/ALGO_core.c.
+.SECONDEXPANSION:
+selftests/unit/%_test: selftests/unit/%_test.c net/$$*/$$*_core.c $(CORE_HDRS) selftests/lib/tap.h
 	$(CC) $(USER_CFLAGS) -o $@ $(filter %.c,$^)
 
 check: all

@@ -33,10 +33,14 @@ typedef __s64 s64;
 
 #define BIT_ULL(nr) (1ULL << (nr))
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define U16_MAX ((u16)~0U)
 #define U32_MAX ((u32)~0U)
+#define S32_MAX ((s32)(U32_MAX >> 1))
 #define U64_MAX ((u64)~0ULL)
 #define S64_MAX ((s64)(U64_MAX >> 1))
 
+#define min(a, b) ({ typeof(a) __x = (a); typeof(b) __y = (b); __x < __y ? __x : __y; })
+#define max(a, b) ({ typeof(a) __x = (a); typeof(b) __y = (b); __x > __y ? __x : __y; })
 #define min_t(t, a, b) ({ t __a = (a), __b = (b); __a < __b ? __a : __b; })
 #define max_t(t, a, b) ({ t __a = (a), __b = (b); __a > __b ? __a : __b; })
 #define clamp_t(t, v, lo, hi)						\
@@ -108,6 +112,25 @@ static inline u64 fabric_muldiv(u64 a, u64 b, u64 c, bool round)
 	q = mul_u64_u64_div_u64(a, b, c);
 	r = (u64)p - q * c;
 	return (round && r >= c - r && q != U64_MAX) ? q + 1 : q;
+}
+
+/* floor(sqrt(x)), bit by bit: the same result in kernel and userspace. */
+static inline u64 fabric_isqrt64(u64 x)
+{
+	u64 r = 0, bit = 1ULL << 62;
+
+	while (bit > x)
+		bit >>= 2;
+	while (bit) {
+		if (x >= r + bit) {
+			x -= r + bit;
+			r = (r >> 1) + bit;
+		} else {
+			r >>= 1;
+		}
+		bit >>= 2;
+	}
+	return r;
 }
 
 #endif /* _NET_FABRIC_CORE_H */

@@ -189,3 +189,25 @@ switch_topo() {
 	ip -n "$A" -6 route add 2001:db8:2::/64 via 2001:db8:1::2
 	ip -n "$B" -6 route add 2001:db8:1::/64 via 2001:db8:2::2
 }
+
+# star_topo N: N senders S1..SN, each on its own link to the switch R, and
+# one receiver B (198.18.100.1, 2001:db8:100::1) behind R's port "rb".
+# Sender i is 198.18.i.1 / 2001:db8:i::1.  Sets S1..SN, R, B.
+star_topo() {
+	local n=$1 i var
+	for ((i = 1; i <= n; i++)); do
+		setup_ns "S$i" || return 1
+	done
+	setup_ns R B || return 1
+	SUBNET=100 link_ns "$B" b0 1 "$R" rb 2
+	ip -n "$B" route add default via 198.18.100.2
+	ip -n "$B" -6 route add default via 2001:db8:100::2
+	for ((i = 1; i <= n; i++)); do
+		var="S$i"
+		SUBNET=$i link_ns "${!var}" s0 1 "$R" "r$i" 2
+		ip -n "${!var}" route add default via "198.18.$i.2"
+		ip -n "${!var}" -6 route add default via "2001:db8:$i::2"
+	done
+	ip netns exec "$R" sysctl -qw net.ipv4.ip_forward=1
+	ip netns exec "$R" sysctl -qw net.ipv6.conf.all.forwarding=1
+}

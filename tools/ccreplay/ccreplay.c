@@ -2,7 +2,7 @@
 /*
  * ccreplay - run a congestion-control core over a trace of signals.
  *
- *   ccreplay --algo nscc [--flavour mrc|uet] [--mtu BYTES]
+ *   ccreplay --algo nscc|dcqcn [--flavour mrc|uet] [--mtu BYTES]
  *            [--set NAME=VALUE ...] < TRACE
  *
  * TRACE has one event per line, "T_NS EVENT [key=value ...]", with '#'
@@ -23,6 +23,7 @@
 
 static const struct ccr_algo *const ccr_algos[] = {
 	&ccr_algo_nscc,
+	&ccr_algo_dcqcn,
 };
 
 bool ccr_get(struct ccr_event *ev, const char *key, u64 *val)

@@ -42,6 +42,7 @@ struct ccr_algo {
 };
 
 extern const struct ccr_algo ccr_algo_nscc;
+extern const struct ccr_algo ccr_algo_dcqcn;
 
 /* Takes key from ev (marking it used); returns false if absent. */
 bool ccr_get(struct ccr_event *ev, const char *key, u64 *val);

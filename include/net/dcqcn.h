@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * DCQCN as the project's spec page defines it (the Scala RoCE NIC's
+ * DCQCN-style loop, ../shared/spec/dcqcn-roce-nic.md; notes/dcqcn-swift.md
+ * section 1.3): the pure rate-control core.
+ *
+ * An episode starts with the CNP that finds the flow at line rate.  From
+ * then the loop runs every half control interval, alternating reduction
+ * and increase halves; each run updates the congestion estimate alpha from
+ * the interval's CNPs and packets; reductions cut (fast recovery) or step
+ * the target down (additive phase); increases halve the gap to the target,
+ * raising the target by the additive step in the additive phase; while
+ * CNPs continue only every (NCLPI + 1)-th increase half increases; the
+ * episode ends within 0.1 Gbps of line rate.
+ *
+ * Time only moves through explicit calls: dcqcn_step() runs one elapsed
+ * boundary, so a caller replays the boundaries that passed since its last
+ * event ("catch-up", notes 1.7), in order, before it accounts new CNPs.
+ * Rates are kb/s; alpha is Q16.  The state fits in icsk_ca_priv.
+ */
+#ifndef _NET_DCQCN_H
+#define _NET_DCQCN_H
+
+#include <net/fabric_attr.h>
+
+enum dcqcn_attr_id {
+#define DCQCN_ATTR(name, kind, def, lo, hi, help) DCQCN_ATTR_##name,
+#include <net/dcqcn_attrs.h>
+#undef DCQCN_ATTR
+	DCQCN_ATTR_COUNT
+};
+
+struct dcqcn_params {
+	u32 v[DCQCN_ATTR_COUNT];
+};
+
+#define DCQCN_P(p, name) ((p)->v[DCQCN_ATTR_##name])
+
+/* The episode ends when the rate is within this of line rate (kb/s). */
+#define DCQCN_END_GAP_KBPS	100000U
+/* Catch-up bound: past this many boundaries the episode has ended. */
+#define DCQCN_MAX_CATCHUP	4096U
+
+/* What a run of the loop did (the tracepoint's "phase"). */
+enum dcqcn_phase {
+	DCQCN_RUN_START,	/* the reduction that begins an episode */
+	DCQCN_RUN_CUT,		/* fast-recovery reduction */
+	DCQCN_RUN_AI_DOWN,	/* additive-phase reduction: target - step */
+	DCQCN_RUN_NO_CNP,	/* reduction half without CNPs */
+	DCQCN_RUN_FR_UP,	/* fast-recovery increase */
+	DCQCN_RUN_AI_UP,	/* additive increase */
+	DCQCN_RUN_HOLD,		/* increase half held back by CNPs */
+	DCQCN_RUN_END,		/* the increase that ended the episode */
+	DCQCN_RUN_COUNT
+};
+
+struct dcqcn {
+	u64 next_run;		/* ns: the next half-interval boundary */
+	u32 line_kbps;
+	u32 floor_kbps;
+	u32 rc_kbps;		/* current rate */
+	u32 rt_kbps;		/* target rate */
+	u32 step_kbps;		/* additive step, fixed per episode */
+	u32 half_ns;
+	u32 alpha;		/* Q16 congestion estimate */
+	u32 cnp_cnt;		/* CNPs in the current interval */
+	u32 pkt_cnt;		/* packets sent in the current interval */
+	s32 rcount;		/* recovery count */
+	u32 w;			/* Q16 weight of a new interval, <= 65536 */
+	u16 fra;
+	u16 nais;
+	u16 nclpi;
+	u16 itrp;		/* thousandths */
+	u16 cnp_inc_halves;
+	u8 congested;
+	u8 next_is_reduce;
+	u8 enable;
+	u8 last_phase;		/* enum dcqcn_phase of the last run */
+};
+
+extern const struct fabric_attr_desc dcqcn_attr_descs[DCQCN_ATTR_COUNT];
+extern const char * const dcqcn_phase_names[DCQCN_RUN_COUNT];
+
+void dcqcn_params_init(struct dcqcn_params *p);
+void dcqcn_init(struct dcqcn *d, const struct dcqcn_params *p);
+
+/* Runs the boundary that elapsed by now, if any: returns true if it ran. */
+bool dcqcn_step(struct dcqcn *d, u64 now);
+/* Counts packets sent (data packets only). */
+void dcqcn_on_tx(struct dcqcn *d, u32 pkts);
+/* Counts n CNPs that arrived at now; the first one outside an episode
+ * starts an episode and runs its reduction at once.  Returns true then.
+ */
+bool dcqcn_on_cnp(struct dcqcn *d, u64 now, u32 n);
+/* The episode is over after a long silence: back to line rate. */
+void dcqcn_end_episode(struct dcqcn *d);
+
+#endif /* _NET_DCQCN_H */

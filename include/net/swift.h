@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Swift (Kumar et al., "Swift: Delay is Simple and Effective for Congestion
+ * Control in the Datacenter", SIGCOMM 2020), Algorithm 1 with the scaled
+ * target delay, as notes/dcqcn-swift.md section 2 reconstructs it: the
+ * pure window core.
+ *
+ *   target = base_target + hops x per_hop
+ *            + clamp(alpha / sqrt(cwnd) + beta, 0, fs_range)
+ *   alpha  = fs_range / (1/sqrt(fs_min_cwnd) - 1/sqrt(fs_max_cwnd)),
+ *   beta   = -alpha / sqrt(fs_max_cwnd)
+ *
+ * Below the target the window grows by ai per RTT; above it, at most once
+ * per RTT, it shrinks by beta x (delay - target) / delay, at most max_mdf.
+ * Timeouts and fast recovery cut by max_mdf; retx_reset_threshold
+ * consecutive timeouts drop it to min_cwnd.  Windows are Q16 packets and
+ * may go below one packet: the sender then paces one packet every
+ * RTT / cwnd.  Time in ns.  The state fits in icsk_ca_priv.
+ */
+#ifndef _NET_SWIFT_H
+#define _NET_SWIFT_H
+
+#include <net/fabric_attr.h>
+
+enum swift_attr_id {
+#define SWIFT_ATTR(name, kind, def, lo, hi, help) SWIFT_ATTR_##name,
+#include <net/swift_attrs.h>
+#undef SWIFT_ATTR
+	SWIFT_ATTR_COUNT
+};
+
+struct swift_params {
+	u32 v[SWIFT_ATTR_COUNT];
+};
+
+#define SWIFT_P(p, name) ((p)->v[SWIFT_ATTR_##name])
+
+/* What an update did (the tracepoint's "decision"). */
+enum swift_decision {
+	SWIFT_AI,		/* below target: additive increase */
+	SWIFT_MD,		/* above target: multiplicative decrease */
+	SWIFT_HOLD,		/* above target, decreased less than an RTT ago */
+	SWIFT_NO_MD,		/* above target, sample not fit for a decrease */
+	SWIFT_RTO,		/* timeout: cut by max_mdf (or held) */
+	SWIFT_RTO_RESET,	/* retx_reset_threshold timeouts: min_cwnd */
+	SWIFT_RECOVERY,		/* fast recovery: cut by max_mdf (or held) */
+	SWIFT_DECISION_COUNT
+};
+
+struct swift {
+	u64 t_last_decrease;	/* ns */
+	u32 cwnd;		/* Q16 packets */
+	u32 min_cwnd;		/* Q16 */
+	u32 max_cwnd;		/* Q16 */
+	u32 ai;			/* Q16 packets per RTT */
+	u32 beta;		/* Q16 */
+	u32 mdf;		/* Q16 */
+	u32 target_base;	/* ns: base_target + hops x per_hop */
+	u32 fs_alpha;		/* ns */
+	s32 fs_beta;		/* ns */
+	u32 fs_range;		/* ns */
+	u32 last_delay;		/* ns */
+	u32 last_target;	/* ns */
+	u32 pacing_gap;		/* ns between packets when cwnd < 1, else 0 */
+	u16 retx_thresh;
+	u16 retx_cnt;
+	u8 last_decision;	/* enum swift_decision */
+};
+
+extern const struct fabric_attr_desc swift_attr_descs[SWIFT_ATTR_COUNT];
+extern const char * const swift_decision_names[SWIFT_DECISION_COUNT];
+
+void swift_params_init(struct swift_params *p);
+/* cwnd_milli: the starting window (TCP: its initial window). */
+void swift_init(struct swift *s, const struct swift_params *p, u32 cwnd_milli);
+
+/* The target delay (ns) for the current window. */
+u32 swift_target(const struct swift *s);
+
+/*
+ * An ACK at now of acked packets with this delay; srtt is the RTT that
+ * paces decreases (at most one per srtt) and sets the pacing gap.  A
+ * sample unfit for a decrease (a delayed ACK, retransmitted data) may
+ * still increase.
+ */
+enum swift_decision swift_on_ack(struct swift *s, u64 now, u64 delay,
+				 u32 acked, u64 srtt, bool may_decrease);
+enum swift_decision swift_on_rto(struct swift *s, u64 now, u64 srtt);
+enum swift_decision swift_on_recovery(struct swift *s, u64 now, u64 srtt);
+
+static inline u64 swift_cwnd_milli(const struct swift *s)
+{
+	return ((u64)s->cwnd * 1000 + (1 << 15)) >> 16;
+}
+
+#endif /* _NET_SWIFT_H */

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DCQCN core: the rate-control loop of the project's spec page (a
+ * DCQCN-style loop, not the paper's), as the exact state machine of
+ * notes/dcqcn-swift.md section 1.3, with the note's binding choices for
+ * what the page leaves open (section 1.5): initial alpha from an
+ * attribute; alpha updated before the cut; counts cleared after each
+ * reduction half and at the episode's end; the NCLPI counter reset at
+ * episode start; the episode ends strictly within 0.1 Gbps; the floor
+ * applies to the current rate only; additive-phase reductions literal
+ * (they may raise the current rate, vector D4).
+ *
+ * Pure C, no clock: dcqcn_step() runs one boundary that has elapsed, so
+ * callers replay missed boundaries in order (catch-up, notes 1.7) instead
+ * of running a timer.  Rates in kb/s (u32 holds 3.2 Tb/s), alpha Q16.
+ *
+ * References: Zhu et al., "Congestion Control for Large-Scale RDMA
+ * Deployments", SIGCOMM 2015 (the paper this loop departs from);
+ * ../shared/spec/dcqcn-roce-nic.md.
+ */
+#include <net/dcqcn.h>
+
+#define Q16_ONE		BIT_ULL(16)
+
+#define DCQCN_NAMES_U32		NULL
+#define DCQCN_NAMES_BOOL	NULL
+
+const struct fabric_attr_desc dcqcn_attr_descs[DCQCN_ATTR_COUNT] = {
+#define DCQCN_ATTR(name, kind, def, lo, hi, help) \
+	[DCQCN_ATTR_##name] = FABRIC_ATTR_DESC(name, kind, def, lo, hi, help, \
+					       DCQCN_NAMES_##kind),
+#include <net/dcqcn_attrs.h>
+#undef DCQCN_ATTR
+};
+
+const char * const dcqcn_phase_names[DCQCN_RUN_COUNT] = {
+	[DCQCN_RUN_START]	= "start",
+	[DCQCN_RUN_CUT]		= "cut",
+	[DCQCN_RUN_AI_DOWN]	= "ai_down",
+	[DCQCN_RUN_NO_CNP]	= "no_cnp",
+	[DCQCN_RUN_FR_UP]	= "fr_up",
+	[DCQCN_RUN_AI_UP]	= "ai_up",
+	[DCQCN_RUN_HOLD]	= "hold",
+	[DCQCN_RUN_END]		= "end",
+};
+
+void dcqcn_params_init(struct dcqcn_params *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < DCQCN_ATTR_COUNT; i++)
+		p->v[i] = dcqcn_attr_descs[i].def;
+}
+
+void dcqcn_init(struct dcqcn *d, const struct dcqcn_params *p)
+{
+	u64 line = (u64)DCQCN_P(p, data_rate_mbps) * 1000;
+
+	*d = (struct dcqcn){ 0 };
+	d->line_kbps = line;
+	d->floor_kbps = div_u64(line * DCQCN_P(p, minimum_rate_percentage), 1000);
+	d->rc_kbps = d->line_kbps;
+	d->rt_kbps = d->line_kbps;
+	d->half_ns = max_t(u32, DCQCN_P(p, control_interval_ns) / 2, 1);
+	d->w = fabric_muldiv(DCQCN_P(p, congestion_probability_weight),
+			     Q16_ONE, 1000, true);
+	d->alpha = fabric_muldiv(DCQCN_P(p, initial_alpha), Q16_ONE, 1000, true);
+	d->fra = DCQCN_P(p, fast_recovery_attempt);
+	d->itrp = DCQCN_P(p, initial_target_rate_percentage);
+	d->nais = max_t(u32, DCQCN_P(p, number_active_increase_steps), 1);
+	d->nclpi = DCQCN_P(p, num_of_control_loops_per_increase);
+	d->enable = DCQCN_P(p, enable_ecn);
+}
+
+static void dcqcn_clear_counts(struct dcqcn *d)
+{
+	d->cnp_cnt = 0;
+	d->pkt_cnt = 0;
+}
+
+/* alpha = (1 - w) alpha + w F, F = CNPs / packets of the interval (<= 1). */
+static void dcqcn_update_alpha(struct dcqcn *d)
+{
+	u64 f;
+
+	if (d->pkt_cnt)
+		f = min_t(u64, div_u64((u64)d->cnp_cnt << 16, d->pkt_cnt),
+			  Q16_ONE);
+	else
+		f = d->cnp_cnt ? Q16_ONE : 0;
+	d->alpha = ((Q16_ONE - d->w) * d->alpha + d->w * f) >> 16;
+}
+
+static enum dcqcn_phase dcqcn_reduce(struct dcqcn *d, bool start)
+{
+	enum dcqcn_phase ph = DCQCN_RUN_NO_CNP;
+
+	if (d->cnp_cnt) {
+		if (d->rcount >= d->fra) {
+			/* Additive phase: step the target down, meet halfway. */
+			d->rt_kbps -= min(d->rt_kbps, d->step_kbps);
+			d->rc_kbps = ((u64)d->rc_kbps + d->rt_kbps) / 2;
+			d->rcount--;
+			ph = DCQCN_RUN_AI_DOWN;
+		} else {
+			/* Episode start or fast recovery: cut by alpha / 2. */
+			d->rc_kbps -= ((u64)d->rc_kbps * d->alpha) >> 17;
+			d->rcount = 0;
+			ph = start ? DCQCN_RUN_START : DCQCN_RUN_CUT;
+		}
+		d->rc_kbps = max(d->rc_kbps, d->floor_kbps);
+	}
+	dcqcn_clear_counts(d);
+	return ph;
+}
+
+static enum dcqcn_phase dcqcn_increase(struct dcqcn *d)
+{
+	bool up = !d->cnp_cnt;
+
+	if (!up && ++d->cnp_inc_halves == (u32)d->nclpi + 1) {
+		up = true;
+		d->cnp_inc_halves = 0;
+	}
+	if (!up)
+		return DCQCN_RUN_HOLD;
+	if (d->rcount >= d->fra)
+		d->rt_kbps = min_t(u64, (u64)d->rt_kbps + d->step_kbps,
+				   d->line_kbps);
+	d->rc_kbps = ((u64)d->rc_kbps + d->rt_kbps) / 2;
+	d->rcount++;
+	if (d->line_kbps - d->rc_kbps < DCQCN_END_GAP_KBPS) {
+		dcqcn_end_episode(d);
+		return DCQCN_RUN_END;
+	}
+	return d->rcount > d->fra ? DCQCN_RUN_AI_UP : DCQCN_RUN_FR_UP;
+}
+
+/* One run of the loop at time t (a boundary, or the episode's start). */
+static void dcqcn_run(struct dcqcn *d, u64 t, bool start)
+{
+	enum dcqcn_phase ph;
+
+	dcqcn_update_alpha(d);
+	if (d->next_is_reduce)
+		ph = dcqcn_reduce(d, start);
+	else
+		ph = dcqcn_increase(d);
+	d->last_phase = ph;
+	if (ph == DCQCN_RUN_END)
+		return;
+	d->next_is_reduce = !d->next_is_reduce;
+	d->next_run = t + d->half_ns;
+}
+
+bool dcqcn_step(struct dcqcn *d, u64 now)
+{
+	if (!d->congested || now < d->next_run)
+		return false;
+	dcqcn_run(d, d->next_run, false);
+	return true;
+}
+
+void dcqcn_on_tx(struct dcqcn *d, u32 pkts)
+{
+	d->pkt_cnt = min_t(u64, (u64)d->pkt_cnt + pkts, U32_MAX);
+}
+
+bool dcqcn_on_cnp(struct dcqcn *d, u64 now, u32 n)
+{
+	if (!d->enable || !n)
+		return false;
+	d->cnp_cnt = min_t(u64, (u64)d->cnp_cnt + n, U32_MAX);
+	if (d->congested)
+		return false;
+	d->congested = 1;
+	d->rt_kbps = d->rc_kbps;
+	d->step_kbps = div_u64((u64)d->rt_kbps * (1000 - d->itrp),
+			       1000 * (u32)d->nais);
+	d->rcount = 0;
+	d->cnp_inc_halves = 0;
+	d->next_is_reduce = 1;
+	dcqcn_run(d, now, true);
+	return true;
+}
+
+void dcqcn_end_episode(struct dcqcn *d)
+{
+	d->rc_kbps = d->line_kbps;
+	d->rt_kbps = d->line_kbps;
+	d->congested = 0;
+	dcqcn_clear_counts(d);
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tcp_dcqcn private interfaces: the per-netns state of tcp_dcqcn_net.c
+ * (attributes, sysctls, counters), used by the congestion ops in
+ * tcp_dcqcn.c.
+ */
+#ifndef _TCP_DCQCN_H
+#define _TCP_DCQCN_H
+
+#include <net/dcqcn.h>
+#include <net/fabric_net.h>
+
+/* Per-netns counters, shown in /proc/net/dcqcn_stat. */
+enum tcp_dcqcn_stat {
+	TCP_DCQCN_STAT_SOCKETS,
+	TCP_DCQCN_STAT_CNPS,		/* sender: CE-marked packets echoed back */
+	TCP_DCQCN_STAT_CE_ECHOED,	/* receiver: CE-marked packets received */
+	TCP_DCQCN_STAT_EPISODES_STARTED,
+	TCP_DCQCN_STAT_EPISODES_ENDED,
+	TCP_DCQCN_STAT_CATCHUP_LIMIT,	/* episodes ended by a long silence */
+	TCP_DCQCN_STAT_PHASE,		/* + enum dcqcn_phase: runs by phase */
+	TCP_DCQCN_STAT_COUNT = TCP_DCQCN_STAT_PHASE + DCQCN_RUN_COUNT
+};
+
+struct fabric_net *tcp_dcqcn_pernet(const struct net *net);
+
+int tcp_dcqcn_net_init_module(void);
+void tcp_dcqcn_net_exit_module(void);
+
+#endif /* _TCP_DCQCN_H */

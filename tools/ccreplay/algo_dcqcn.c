@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ccreplay --algo dcqcn: the DCQCN core (net/dcqcn/dcqcn_core.c) over a
+ * trace.  Each event first replays the control-loop boundaries that have
+ * passed by its time (as the TCP module does on every ACK), then:
+ *   cnp [n=K]    K CNPs arrive (default 1)
+ *   tx [pkts=N]  N data packets are sent (default 1)
+ *   tick         nothing more: only the catch-up
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <net/dcqcn.h>
+
+#include "ccreplay.h"
+
+static struct dcqcn_params dcqcn_p;
+static struct dcqcn dcqcn_d;
+
+static int dcqcn_defaults(const char *flavour, const char **why)
+{
+	if (flavour) {
+		*why = "dcqcn has no flavours";
+		return -EINVAL;
+	}
+	dcqcn_params_init(&dcqcn_p);
+	return 0;
+}
+
+static int dcqcn_start(u32 mtu, const char **why)
+{
+	dcqcn_init(&dcqcn_d, &dcqcn_p);
+	return 0;
+}
+
+static int dcqcn_event(struct ccr_event *ev, const char **why)
+{
+	u64 n = 1;
+
+	while (dcqcn_step(&dcqcn_d, ev->t_ns))
+		;
+	if (!strcmp(ev->name, "cnp")) {
+		ccr_get(ev, "n", &n);
+		if (n > U32_MAX) {
+			*why = "n= is too large";
+			return -EINVAL;
+		}
+		dcqcn_on_cnp(&dcqcn_d, ev->t_ns, n);
+	} else if (!strcmp(ev->name, "tx")) {
+		ccr_get(ev, "pkts", &n);
+		if (n > U32_MAX) {
+			*why = "pkts= is too large";
+			return -EINVAL;
+		}
+		dcqcn_on_tx(&dcqcn_d, n);
+	} else if (strcmp(ev->name, "tick")) {
+		*why = "unknown event (cnp, tx, tick)";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void dcqcn_print(const struct ccr_event *ev)
+{
+	const struct dcqcn *d = &dcqcn_d;
+	u64 alpha = ((u64)d->alpha * 1000000 + (1 << 15)) >> 16;
+
+	printf("%llu %s %u.%03u %u.%03u %llu.%06llu %d %u\n",
+	       (unsigned long long)ev->t_ns, ev->name,
+	       d->rc_kbps / 1000, d->rc_kbps % 1000,
+	       d->rt_kbps / 1000, d->rt_kbps % 1000,
+	       (unsigned long long)(alpha / 1000000),
+	       (unsigned long long)(alpha % 1000000), d->rcount, d->congested);
+}
+
+const struct ccr_algo ccr_algo_dcqcn = {
+	.name = "dcqcn",
+	.header = "t_ns event rate_mbps target_mbps alpha rcount congested",
+	.events_help =
+		"  cnp [n=K]   tx [pkts=N]   tick   (each first runs the loop up to its time)\n",
+	.descs = dcqcn_attr_descs,
+	.nattrs = DCQCN_ATTR_COUNT,
+	.values = dcqcn_p.v,
+	.defaults = dcqcn_defaults,
+	.start = dcqcn_start,
+	.event = dcqcn_event,
+	.print = dcqcn_print,
+};
