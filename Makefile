@@ -21,14 +21,16 @@ USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
 
 NSCC_CORE   := net/nscc/nscc_core.c
 DCQCN_CORE  := net/dcqcn/dcqcn_core.c
-CORES       := $(NSCC_CORE) $(DCQCN_CORE)
+SWIFT_CORE  := net/swift/swift_core.c
+CORES       := $(NSCC_CORE) $(DCQCN_CORE) $(SWIFT_CORE)
 CORE_HDRS   := include/net/fabric_core.h include/net/fabric_attr.h include/net/nscc.h \
-	       include/net/nscc_attrs.h include/net/dcqcn.h include/net/dcqcn_attrs.h
+	       include/net/nscc_attrs.h include/net/dcqcn.h include/net/dcqcn_attrs.h \
+	       include/net/swift.h include/net/swift_attrs.h
 CCREPLAY    := tools/ccreplay/ccreplay
 TC_PLUGIN   := tools/tc/q_fabric.so
 # Where Debian's tc looks for q_<kind>.so.
 TC_LIBDIR   ?= /usr/lib/$(shell $(CC) -print-multiarch)/tc
-UNIT_TESTS  := selftests/unit/nscc_test selftests/unit/dcqcn_test
+UNIT_TESTS  := selftests/unit/nscc_test selftests/unit/dcqcn_test selftests/unit/swift_test
 
 .PHONY: all deps modules tools tests check demo install clean sparse checkpatch bench help
 
@@ -49,6 +51,7 @@ tools: $(CCREPLAY) $(TC_PLUGIN)
 tests: $(UNIT_TESTS)
 
 $(CCREPLAY): tools/ccreplay/ccreplay.c tools/ccreplay/algo_nscc.c tools/ccreplay/algo_dcqcn.c \
+	     tools/ccreplay/algo_swift.c \
 	     tools/ccreplay/ccreplay.h $(CORES) $(CORE_HDRS)
 	$(CC) $(USER_CFLAGS) -Itools/ccreplay -o $@ $(filter %.c,$^)
 

@@ -65,6 +65,7 @@ struct swift {
 	u16 retx_thresh;
 	u16 retx_cnt;
 	u8 last_decision;	/* enum swift_decision */
+	u8 decreased;		/* t_last_decrease is set */
 };
 
 extern const struct fabric_attr_desc swift_attr_descs[SWIFT_ATTR_COUNT];

@@ -142,6 +142,11 @@ static void tcp_dcqcn_cong_control(struct sock *sk, const struct rate_sample *rs
 	struct tcp_sock *tp = tcp_sk(sk);
 	u32 cnps = tp->delivered_ce - ca->prior_ce;
 
+	/* The handshake's last ACK reaches cong_control before init()
+	 * (tcp_rcv_state_process() acks first, then tcp_init_transfer()).
+	 */
+	if (unlikely(!ca->d.line_kbps))
+		return;
 	ca->prior_ce = tp->delivered_ce;
 	tcp_dcqcn_update(sk, cnps);
 }
@@ -152,7 +157,8 @@ static void tcp_dcqcn_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 
 	switch (ev) {
 	case CA_EVENT_TX_START:
-		tcp_dcqcn_update(sk, 0);
+		if (ca->d.line_kbps)
+			tcp_dcqcn_update(sk, 0);
 		break;
 	case CA_EVENT_ECN_IS_CE:
 		fabric_net_stat_add(tcp_dcqcn_pernet(sock_net(sk)),

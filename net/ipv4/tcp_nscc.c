@@ -160,6 +160,11 @@ static void tcp_nscc_cong_control(struct sock *sk, const struct rate_sample *rs)
 	u64 md, qa;
 	u32 ce;
 
+	/* The handshake's last ACK reaches cong_control before init()
+	 * (tcp_rcv_state_process() acks first, then tcp_init_transfer()).
+	 */
+	if (unlikely(!ca->pkt))
+		return;
 	ce = tp->delivered_ce - ca->prior_ce;
 	ca->prior_ce = tp->delivered_ce;
 	if (unlikely(!n)) {

@@ -101,9 +101,10 @@ u32 swift_target(const struct swift *s)
 	return min_t(u64, (u64)s->target_base + fs, U32_MAX);
 }
 
+/* At most one decrease per srtt; the first may come at any time. */
 static bool swift_can_decrease(const struct swift *s, u64 now, u64 srtt)
 {
-	return now - s->t_last_decrease >= srtt;
+	return !s->decreased || now - s->t_last_decrease >= srtt;
 }
 
 /* cwnd x f (Q16), then the bounds; a decrease is timestamped. */
@@ -112,11 +113,14 @@ static void swift_set(struct swift *s, u64 cwnd, u64 now, u64 srtt)
 	u32 prev = s->cwnd;
 
 	s->cwnd = clamp_t(u64, cwnd, s->min_cwnd, s->max_cwnd);
-	if (s->cwnd < prev)
+	if (s->cwnd < prev) {
 		s->t_last_decrease = now;
+		s->decreased = 1;
+	}
 	/* One packet every srtt / cwnd when the window is below one packet. */
 	s->pacing_gap = s->cwnd < Q16_ONE ?
-			min_t(u64, div64_u64(srtt << 16, s->cwnd), U32_MAX) : 0;
+			min_t(u64, div64_u64(srtt << 16, max_t(u32, s->cwnd, 1)),
+			      U32_MAX) : 0;
 }
 
 static u64 swift_cut(const struct swift *s, u32 f)

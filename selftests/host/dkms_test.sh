@@ -37,8 +37,13 @@ ok $? "dkms build for $kver"
 dkms install "$name/$ver" -k "$kver" "${trees[@]}" >>"$t/log" 2>&1
 ok $? "dkms install for $kver"
 ko=$t/inst/$kver/updates/dkms/tcp_nscc.ko
-[[ -f $ko && $(modinfo -F vermagic "$ko") == "$kver "* ]]
-ok $? "tcp_nscc.ko installed under updates/dkms with vermagic $kver"
+all=1
+for m in tcp_nscc tcp_dcqcn tcp_swift sch_fabric; do
+	f=$t/inst/$kver/updates/dkms/$m.ko
+	[[ -f $f && $(modinfo -F vermagic "$f") == "$kver "* ]] || all=0
+done
+[[ $all == 1 ]]
+ok $? "every module installed under updates/dkms with vermagic $kver"
 dkms remove "$name/$ver" --all "${trees[@]}" >>"$t/log" 2>&1 && [[ ! -f $ko ]]
 ok $? "dkms remove takes it out again"
 [[ $rc -eq 0 ]] || sed 's/^/# /' "$t/log"

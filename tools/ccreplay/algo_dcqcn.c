@@ -27,7 +27,7 @@ static int dcqcn_defaults(const char *flavour, const char **why)
 	return 0;
 }
 
-static int dcqcn_start(u32 mtu, const char **why)
+static int dcqcn_start(const struct ccr_opts *o, const char **why)
 {
 	dcqcn_init(&dcqcn_d, &dcqcn_p);
 	return 0;

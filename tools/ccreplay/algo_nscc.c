@@ -27,14 +27,14 @@ static int nscc_defaults(const char *flavour, const char **why)
 	return 0;
 }
 
-static int nscc_start(u32 mtu, const char **why)
+static int nscc_start(const struct ccr_opts *o, const char **why)
 {
 	u32 hdr = NSCC_P(&nscc_p, flavour) == NSCC_FLAVOUR_MRC ?
 		  NSCC_MRC_HDR_BYTES : NSCC_UET_HDR_BYTES;
 
 	if (nscc_params_check(&nscc_p, why))
 		return -EINVAL;
-	nscc_init(&nscc_n, &nscc_p, mtu ? mtu : 4096 + hdr, 0);
+	nscc_init(&nscc_n, &nscc_p, o->mtu ? o->mtu : 4096 + hdr, 0);
 	return 0;
 }
 

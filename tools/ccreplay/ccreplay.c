@@ -2,8 +2,8 @@
 /*
  * ccreplay - run a congestion-control core over a trace of signals.
  *
- *   ccreplay --algo nscc|dcqcn [--flavour mrc|uet] [--mtu BYTES]
- *            [--set NAME=VALUE ...] < TRACE
+ *   ccreplay --algo nscc|dcqcn|swift [--flavour mrc|uet] [--mtu BYTES]
+ *            [--init-cwnd MILLI] [--set NAME=VALUE ...] < TRACE
  *
  * TRACE has one event per line, "T_NS EVENT [key=value ...]", with '#'
  * starting a comment.  Time must not go backwards.  One output row per
@@ -24,6 +24,7 @@
 static const struct ccr_algo *const ccr_algos[] = {
 	&ccr_algo_nscc,
 	&ccr_algo_dcqcn,
+	&ccr_algo_swift,
 };
 
 bool ccr_get(struct ccr_event *ev, const char *key, u64 *val)
@@ -224,17 +225,19 @@ int main(int argc, char **argv)
 		{ "algo", required_argument, NULL, 'a' },
 		{ "flavour", required_argument, NULL, 'f' },
 		{ "mtu", required_argument, NULL, 'm' },
+		{ "init-cwnd", required_argument, NULL, 'c' },
 		{ "set", required_argument, NULL, 's' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
 	const char *algo = NULL, *flavour = NULL, *why = "";
+	struct ccr_opts o = { 0 };
 	const struct ccr_algo *a;
 	bool list = false;
 	char **sets;
 	int nsets = 0, c, i;
-	u64 mtu = 0;
+	u64 v;
 
 	sets = calloc(argc, sizeof(*sets));
 	if (!sets)
@@ -248,11 +251,21 @@ int main(int argc, char **argv)
 			flavour = optarg;
 			break;
 		case 'm':
-			if (parse_u64(optarg, &mtu) || mtu < 64 || mtu > 1 << 20) {
+			if (parse_u64(optarg, &v) || v < 64 || v > 1 << 20) {
 				fprintf(stderr, "ccreplay: --mtu %s: expected 64..1048576 bytes\n",
 					optarg);
 				return 2;
 			}
+			o.mtu = v;
+			break;
+		case 'c':
+			if (parse_u64(optarg, &v) || v < 1 || v > 65535000) {
+				fprintf(stderr,
+					"ccreplay: --init-cwnd %s: expected 1..65535000 thousandths\n",
+					optarg);
+				return 2;
+			}
+			o.init_cwnd = v;
 			break;
 		case 's':
 			sets[nsets++] = optarg;
@@ -291,7 +304,7 @@ int main(int argc, char **argv)
 		list_attrs(a);
 		return 0;
 	}
-	if (a->start(mtu, &why)) {
+	if (a->start(&o, &why)) {
 		fprintf(stderr, "ccreplay: %s\n", why);
 		return 2;
 	}

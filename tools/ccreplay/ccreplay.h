@@ -25,6 +25,12 @@ struct ccr_event {
 	int nkv;
 };
 
+/* Command-line options beyond the attributes; 0 means the default. */
+struct ccr_opts {
+	u32 mtu;		/* nscc: nominal packet, bytes */
+	u32 init_cwnd;		/* swift: starting window, thousandths */
+};
+
 struct ccr_algo {
 	const char *name;
 	const char *header;		/* output header line */
@@ -34,8 +40,8 @@ struct ccr_algo {
 	u32 *values;			/* indexed like descs */
 	/* Page defaults for a flavour (NULL: the algorithm has none). */
 	int (*defaults)(const char *flavour, const char **why);
-	/* Builds the algorithm state from values; mtu 0 means default. */
-	int (*start)(u32 mtu, const char **why);
+	/* Builds the algorithm state from values and the options. */
+	int (*start)(const struct ccr_opts *o, const char **why);
 	/* Runs one event; returns 0 or -EINVAL with *why set. */
 	int (*event)(struct ccr_event *ev, const char **why);
 	void (*print)(const struct ccr_event *ev);
@@ -43,6 +49,7 @@ struct ccr_algo {
 
 extern const struct ccr_algo ccr_algo_nscc;
 extern const struct ccr_algo ccr_algo_dcqcn;
+extern const struct ccr_algo ccr_algo_swift;
 
 /* Takes key from ev (marking it used); returns false if absent. */
 bool ccr_get(struct ccr_event *ev, const char *key, u64 *val);

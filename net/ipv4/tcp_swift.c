@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * TCP Swift: Swift's delay-based window (Kumar et al., SIGCOMM 2020) as a
+ * tcp_congestion_ops, "swift".
+ *
+ * The algorithm is the pure core net/swift/swift_core.c.  This file maps
+ * TCP onto it (notes/dcqcn-swift.md sections 2.3 and 2.4):
+ *
+ *   - Delay is rs->rtt_us, the RTT of the last (S)ACKed segment; ACKed
+ *     packets are rs->acked_sacked; the once-per-RTT guard and the pacing
+ *     gap use srtt.  A sample flagged as a possibly delayed ACK
+ *     (rs->is_ack_delayed) or taken from retransmitted data
+ *     (rs->is_retrans, which includes TCP's millisecond timestamp
+ *     fallback) may increase the window but never decrease it.
+ *   - cong_control owns cwnd and pacing: a window of one packet or more
+ *     gives snd_cwnd = its whole packets and no pacing; below one packet,
+ *     snd_cwnd = 1 and sk_pacing_rate = one MSS per srtt / cwnd (TCP's
+ *     internal pacing, or fq's).
+ *   - Fast recovery and timeouts come from set_state: entering Recovery
+ *     is the fast-recovery reaction, every entry into Loss (every RTO) the
+ *     timeout reaction.
+ *
+ * Linux cannot give Swift the hop count (no TTL reaches a congestion
+ * control), NIC timestamps, or the remote host's delay, so the delay is
+ * the whole RTT and hops is an attribute: configure receivers with
+ * quickack and put the hosts' own delay into base_target_ns
+ * (Documentation/networking/swift.rst).
+ */
+#include <linux/inet_diag.h>
+#include <linux/module.h>
+#include <net/tcp.h>
+
+#include "tcp_swift.h"
+
+#define CREATE_TRACE_POINTS
+#include "swift_trace.h"
+
+#define TCP_SWIFT_MAX_CWND	65535U
+
+struct tcp_swift {
+	struct swift s;
+};
+
+static u64 tcp_swift_srtt_ns(const struct tcp_sock *tp)
+{
+	return (u64)(tp->srtt_us >> 3) * NSEC_PER_USEC;
+}
+
+static bool tcp_swift_paced(const struct swift *s)
+{
+	return s->cwnd < (1U << 16);
+}
+
+/* The core's window onto snd_cwnd and the pacing rate. */
+static void tcp_swift_apply(struct sock *sk, const struct swift *s)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	unsigned long rate = ~0UL;	/* no pacing */
+
+	tcp_snd_cwnd_set(tp, clamp_t(u32, s->cwnd >> 16, 1,
+				     min(tp->snd_cwnd_clamp, TCP_SWIFT_MAX_CWND)));
+	if (tcp_swift_paced(s) && s->pacing_gap)
+		rate = max_t(u64, div64_u64((u64)tp->mss_cache * NSEC_PER_SEC,
+					    s->pacing_gap), 1);
+	WRITE_ONCE(sk->sk_pacing_rate,
+		   min(rate, READ_ONCE(sk->sk_max_pacing_rate)));
+}
+
+static void tcp_swift_account(struct sock *sk, const struct swift *s,
+			      u32 prev_cwnd)
+{
+	struct fabric_net *fn = tcp_swift_pernet(sock_net(sk));
+	const struct tcp_sock *tp = tcp_sk(sk);
+
+	fabric_net_stat_add(fn, TCP_SWIFT_STAT_DECISION + s->last_decision, 1);
+	if (s->cwnd < prev_cwnd && (s->last_decision == SWIFT_MD ||
+				    s->last_decision == SWIFT_RECOVERY))
+		fabric_net_stat_add(fn, TCP_SWIFT_STAT_DECREASES, 1);
+	if (tcp_swift_paced(s) && prev_cwnd >= (1U << 16))
+		fabric_net_stat_add(fn, TCP_SWIFT_STAT_PACED_ENTRIES, 1);
+	trace_swift_update(sk, s, tp->srtt_us >> 3);
+}
+
+static void tcp_swift_init(struct sock *sk)
+{
+	struct fabric_net *fn = tcp_swift_pernet(sock_net(sk));
+	struct tcp_swift *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct swift_params p;
+
+	fabric_net_params(fn, p.v);
+	swift_init(&ca->s, &p, tcp_snd_cwnd(tp) * 1000);
+	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
+	cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
+	tcp_swift_apply(sk, &ca->s);
+	fabric_net_stat_add(fn, TCP_SWIFT_STAT_SOCKETS, 1);
+}
+
+static void tcp_swift_cong_control(struct sock *sk, const struct rate_sample *rs)
+{
+	struct tcp_swift *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 prev = ca->s.cwnd;
+
+	/* The handshake's last ACK reaches cong_control before init(). */
+	if (unlikely(!prev))
+		return;
+	if (rs->rtt_us > 0) {
+		u64 srtt = tcp_swift_srtt_ns(tp);
+		bool may_decrease = !rs->is_ack_delayed && !rs->is_retrans;
+
+		if (tcp_swift_paced(&ca->s))
+			fabric_net_stat_add(tcp_swift_pernet(sock_net(sk)),
+					    TCP_SWIFT_STAT_PACED_ACKS, 1);
+		swift_on_ack(&ca->s, tp->tcp_clock_cache,
+			     (u64)rs->rtt_us * NSEC_PER_USEC, rs->acked_sacked,
+			     srtt, may_decrease);
+		tcp_swift_account(sk, &ca->s, prev);
+	}
+	tcp_swift_apply(sk, &ca->s);
+}
+
+static void tcp_swift_set_state(struct sock *sk, u8 new_state)
+{
+	struct tcp_swift *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	u64 now = tcp_clock_ns();
+	u32 prev = ca->s.cwnd;
+
+	if (unlikely(!prev))	/* before init() */
+		return;
+	if (new_state == TCP_CA_Recovery &&
+	    inet_csk(sk)->icsk_ca_state != TCP_CA_Recovery) {
+		swift_on_recovery(&ca->s, now, tcp_swift_srtt_ns(tp));
+	} else if (new_state == TCP_CA_Loss) {
+		fabric_net_stat_add(tcp_swift_pernet(sock_net(sk)),
+				    TCP_SWIFT_STAT_TIMEOUTS, 1);
+		swift_on_rto(&ca->s, now, tcp_swift_srtt_ns(tp));
+	} else {
+		return;
+	}
+	tcp_swift_account(sk, &ca->s, prev);
+	tcp_swift_apply(sk, &ca->s);
+}
+
+/* Swift has no slow start: TCP's loss paths keep their threshold. */
+static u32 tcp_swift_ssthresh(struct sock *sk)
+{
+	return tcp_sk(sk)->snd_ssthresh;
+}
+
+static u32 tcp_swift_undo_cwnd(struct sock *sk)
+{
+	return tcp_snd_cwnd(tcp_sk(sk));
+}
+
+/* While paced, every packet is its own TSO burst. */
+static u32 tcp_swift_min_tso_segs(struct sock *sk)
+{
+	const struct tcp_swift *ca = inet_csk_ca(sk);
+
+	return tcp_swift_paced(&ca->s) ? 1 :
+	       READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_min_tso_segs);
+}
+
+/* ss -ti shows Swift's state in the BBR layout of tcp_cc_info:
+ *   bw          window / srtt, the rate the window allows;
+ *   mrtt        the target delay;
+ *   pacing_gain the window in packets (fractions below one: paced);
+ *   cwnd_gain   the last delay / the target (above 1.0: decreasing).
+ */
+static size_t tcp_swift_get_info(struct sock *sk, u32 ext, int *attr,
+				 union tcp_cc_info *info)
+{
+	const struct tcp_swift *ca = inet_csk_ca(sk);
+	const struct tcp_sock *tp = tcp_sk(sk);
+	u64 cwnd = READ_ONCE(ca->s.cwnd);
+	u64 target = max_t(u32, READ_ONCE(ca->s.last_target), 1);
+	u64 srtt_us = max_t(u32, READ_ONCE(tp->srtt_us) >> 3, 1);
+	u64 bw;
+
+	if (!(ext & (1 << (INET_DIAG_BBRINFO - 1) |
+		     1 << (INET_DIAG_VEGASINFO - 1))))
+		return 0;
+	bw = div64_u64((cwnd * tp->mss_cache * USEC_PER_SEC) >> 16, srtt_us);
+	memset(&info->bbr, 0, sizeof(info->bbr));
+	info->bbr.bbr_bw_lo = (u32)bw;
+	info->bbr.bbr_bw_hi = (u32)(bw >> 32);
+	info->bbr.bbr_min_rtt = div_u64(target, NSEC_PER_USEC);
+	info->bbr.bbr_pacing_gain = min_t(u64, cwnd >> 8, U32_MAX);
+	info->bbr.bbr_cwnd_gain = div64_u64((u64)READ_ONCE(ca->s.last_delay) << 8,
+					    target);
+	*attr = INET_DIAG_BBRINFO;
+	return sizeof(info->bbr);
+}
+
+static struct tcp_congestion_ops tcp_swift_ops __read_mostly = {
+	.init		= tcp_swift_init,
+	.ssthresh	= tcp_swift_ssthresh,
+	.cong_control	= tcp_swift_cong_control,
+	.set_state	= tcp_swift_set_state,
+	.undo_cwnd	= tcp_swift_undo_cwnd,
+	.min_tso_segs	= tcp_swift_min_tso_segs,
+	.get_info	= tcp_swift_get_info,
+	.owner		= THIS_MODULE,
+	.name		= "swift",
+};
+
+static int __init tcp_swift_register(void)
+{
+	int err;
+
+	BUILD_BUG_ON(sizeof(struct tcp_swift) > ICSK_CA_PRIV_SIZE);
+
+	err = tcp_swift_net_init_module();
+	if (err)
+		goto err_net;
+	err = tcp_register_congestion_control(&tcp_swift_ops);
+	if (err)
+		goto err_cc;
+	return 0;
+
+err_cc:
+	tcp_swift_net_exit_module();
+err_net:
+	return err;
+}
+
+static void __exit tcp_swift_unregister(void)
+{
+	tcp_unregister_congestion_control(&tcp_swift_ops);
+	tcp_swift_net_exit_module();
+}
+
+module_init(tcp_swift_register);
+module_exit(tcp_swift_unregister);
+
+MODULE_AUTHOR("The fabric-cc authors");
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("TCP Swift: delay-based congestion control with a scaled target");
+MODULE_VERSION("0.1");

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tcp_swift private interfaces: the per-netns state of tcp_swift_net.c
+ * (attributes, sysctls, counters), used by the congestion ops in
+ * tcp_swift.c.
+ */
+#ifndef _TCP_SWIFT_H
+#define _TCP_SWIFT_H
+
+#include <net/fabric_net.h>
+#include <net/swift.h>
+
+/* Per-netns counters, shown in /proc/net/swift_stat. */
+enum tcp_swift_stat {
+	TCP_SWIFT_STAT_SOCKETS,
+	TCP_SWIFT_STAT_DECREASES,	/* multiplicative decreases that cut */
+	TCP_SWIFT_STAT_TIMEOUTS,	/* retransmission timeouts */
+	TCP_SWIFT_STAT_PACED_ENTRIES,	/* windows that fell below a packet */
+	TCP_SWIFT_STAT_PACED_ACKS,	/* ACKs taken while paced */
+	TCP_SWIFT_STAT_DECISION,	/* + enum swift_decision */
+	TCP_SWIFT_STAT_COUNT = TCP_SWIFT_STAT_DECISION + SWIFT_DECISION_COUNT
+};
+
+struct fabric_net *tcp_swift_pernet(const struct net *net);
+
+int tcp_swift_net_init_module(void);
+void tcp_swift_net_exit_module(void);
+
+#endif /* _TCP_SWIFT_H */

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ccreplay --algo swift: the Swift core (net/swift/swift_core.c) over a
+ * trace.  Events:
+ *   ack rtt=NS acked=N [srtt=NS] [nomd=1]   an ACK of N packets with delay NS
+ *   rto [srtt=NS]                           a retransmission timeout
+ *   recovery [srtt=NS]                      fast recovery starts
+ * srtt, which paces decreases and sets the pacing gap, follows the RTT
+ * samples as TCP's does (7/8 old + 1/8 new, the first sample as is)
+ * unless an event gives it.  nomd=1 marks a sample unfit for a decrease
+ * (TCP: a delayed ACK or retransmitted data).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <net/swift.h>
+
+#include "ccreplay.h"
+
+static struct swift_params swift_p;
+static struct swift swift_s;
+static u64 swift_srtt;
+
+static int swift_defaults(const char *flavour, const char **why)
+{
+	if (flavour) {
+		*why = "swift has no flavours";
+		return -EINVAL;
+	}
+	swift_params_init(&swift_p);
+	return 0;
+}
+
+static int swift_start(const struct ccr_opts *o, const char **why)
+{
+	swift_init(&swift_s, &swift_p, o->init_cwnd ? o->init_cwnd : 10000);
+	swift_srtt = 0;
+	return 0;
+}
+
+static int swift_event(struct ccr_event *ev, const char **why)
+{
+	bool given;
+	u64 rtt, acked = 1, srtt, nomd = 0;
+
+	given = ccr_get(ev, "srtt", &srtt);
+	if (!strcmp(ev->name, "ack")) {
+		if (!ccr_get(ev, "rtt", &rtt)) {
+			*why = "missing rtt=";
+			return -EINVAL;
+		}
+		ccr_get(ev, "acked", &acked);
+		ccr_get(ev, "nomd", &nomd);
+		if (acked > U32_MAX) {
+			*why = "acked= is too large";
+			return -EINVAL;
+		}
+		swift_srtt = swift_srtt ? (7 * swift_srtt + rtt) / 8 : rtt;
+		swift_on_ack(&swift_s, ev->t_ns, rtt, acked,
+			     given ? srtt : swift_srtt, !nomd);
+	} else if (!strcmp(ev->name, "rto")) {
+		swift_on_rto(&swift_s, ev->t_ns, given ? srtt : swift_srtt);
+	} else if (!strcmp(ev->name, "recovery")) {
+		swift_on_recovery(&swift_s, ev->t_ns, given ? srtt : swift_srtt);
+	} else {
+		*why = "unknown event (ack, rto, recovery)";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void swift_print(const struct ccr_event *ev)
+{
+	printf("%llu %s %llu %u %u\n", (unsigned long long)ev->t_ns, ev->name,
+	       (unsigned long long)swift_cwnd_milli(&swift_s),
+	       swift_target(&swift_s), swift_s.pacing_gap);
+}
+
+const struct ccr_algo ccr_algo_swift = {
+	.name = "swift",
+	.header = "t_ns event cwnd_milli target_ns pacing_gap_ns",
+	.events_help =
+		"  ack rtt=NS acked=N [srtt=NS] [nomd=1]   rto [srtt=NS]   recovery [srtt=NS]\n",
+	.descs = swift_attr_descs,
+	.nattrs = SWIFT_ATTR_COUNT,
+	.values = swift_p.v,
+	.defaults = swift_defaults,
+	.start = swift_start,
+	.event = swift_event,
+	.print = swift_print,
+};
