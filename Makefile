@@ -3,6 +3,7 @@
 #   make            dependencies (apt-get, once), modules (W=1), tools, tests
 #   make check      unit tests, then the VM selftests; ends "N passed, N failed"
 #   make demo       the README's demo in a VM
+#   make bench      congestion controls side by side (QUICK=1: a smoke run)
 #   make install    modules into /lib/modules/$(KVER)/updates, depmod, ccreplay,
 #                   the tc plugin into Debian's tc directory
 #   make sparse     the modules under sparse (C=1)
@@ -37,7 +38,7 @@ UNIT_TESTS  := selftests/unit/nscc_test selftests/unit/dcqcn_test selftests/unit
 all: deps modules tools tests
 
 help:
-	@sed -n "3,13p" Makefile | sed 's/^# \{0,1\}//'
+	@sed -n "3,14p" Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@scripts/deps
@@ -70,6 +71,13 @@ check: all
 demo: all
 	@scripts/demo
 
+bench/microbench: bench/microbench.c $(CORES) $(CORE_HDRS)
+	$(CC) $(USER_CFLAGS) -DBENCH_CFLAGS='"$(USER_CFLAGS)"' -o $@ $(filter %.c,$^)
+
+bench: all bench/microbench
+	@scripts/deps bench
+	@scripts/bench
+
 # INSTALL_MOD_PATH stages the modules elsewhere (depmod -b follows it).
 install: modules tools
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates modules_install
@@ -85,4 +93,4 @@ checkpatch:
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
-	rm -f $(CCREPLAY) $(TC_PLUGIN) $(UNIT_TESTS)
+	rm -f $(CCREPLAY) $(TC_PLUGIN) $(UNIT_TESTS) bench/microbench

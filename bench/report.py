@@ -1,0 +1,242 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The benchmark's host side: from the guest's raw results (bench/run.py)
+and the core microbenchmark (bench/microbench) to
+
+  PREFIX.json          everything: configuration, versions, every run, the
+                       medians with their min-max spread, the microbenchmark
+  PREFIX.md            the tables
+  PREFIX-goodput.png   goodput / line rate per algorithm and flow count
+  PREFIX-p99.png       p99 queueing delay per algorithm and flow count
+  PREFIX-nscc.png      one nscc run: each flow's window and the port's queue
+
+  report.py --raw RAW.json --micro MICRO.json --versions VERSIONS.json --out PREFIX
+"""
+import argparse
+import json
+import os
+import statistics
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402,F401
+
+
+def spread(vals):
+    """median, min, max of the values that exist (None if none)."""
+    vals = [v for v in vals if v is not None]
+    if not vals:
+        return None
+    return {"median": statistics.median(vals), "min": min(vals), "max": max(vals),
+            "n": len(vals)}
+
+
+def summarise(raw):
+    cases = sorted({r["case"] for r in raw["runs"]},
+                   key=lambda c: (c[:4] != "long", int(c[4:]) if c[4:].isdigit() else 0, c))
+    keys = {"long": ["goodput_frac", "goodput_mbit", "p50_us", "p99_us", "jain", "drops",
+                     "retrans"],
+            "incast": ["completion_ms", "p99_us", "drops", "retrans"],
+            "join": ["reach_ms", "newcomer_mbit"],
+            "cost": ["goodput_mbit", "retrans"]}
+    out = {}
+    for algo in raw["algos"]:
+        out[algo] = {}
+        for case in cases:
+            runs = [r for r in raw["runs"] if r["algo"] == algo and r["case"] == case]
+            if not runs:
+                continue
+            kind = "long" if case.startswith("long") else case
+            out[algo][case] = {k: spread([r.get(k) for r in runs]) for k in keys[kind]}
+            if kind == "join":
+                out[algo][case]["never"] = sum(r.get("reach_ms") is None for r in runs)
+    cubic = out.get("cubic", {}).get("cost", {}).get("goodput_mbit")
+    for algo in out:
+        c = out[algo].get("cost")
+        if c and cubic and c["goodput_mbit"]:
+            c["ratio_to_cubic"] = c["goodput_mbit"]["median"] / cubic["median"]
+    return cases, out
+
+
+def fmt(s, scale=1.0, digits=0, pct=False):
+    if s is None:
+        return "n/a"
+    f = (lambda v: f"{100 * v * scale:.{digits}f}%") if pct else \
+        (lambda v: f"{v * scale:.{digits}f}")
+    if s["n"] == 1 or s["min"] == s["max"]:
+        return f(s["median"])
+    return f"{f(s['median'])} ({f(s['min'])}-{f(s['max'])})"
+
+
+def delay(s):
+    """Delay bounds from the histogram: an upper bound, "< N us"."""
+    if s is None:
+        return "n/a"
+    if s["n"] == 1 or s["min"] == s["max"]:
+        return f"< {s['median']:.0f}"
+    return f"< {s['median']:.0f} ({s['min']:.0f}-{s['max']:.0f})"
+
+
+def markdown(raw, cases, summ, micro, versions, prefix):
+    base = os.path.basename(prefix)
+    ln = []
+    ln.append(f"# Benchmark {base}{' (QUICK)' if raw['quick'] else ''}\n")
+    ln.append(f"Port: `{raw['port']}`; base RTT {raw['base_rtt_us']:.1f} us; "
+              f"{raw['reps']} run(s) per case, medians with (min-max); "
+              f"long-lived flows run {raw['seconds']:.0f} s.\n")
+    ln.append("Attributes set for this topology:\n")
+    for algo, attrs in raw["attributes"].items():
+        ln.append(f"- {algo}: " + ", ".join(f"`{k}={v}`" for k, v in attrs.items()))
+    ln.append("- cubic, dctcp, bbr: Linux defaults\n")
+    ln.append("Versions: " + ", ".join(f"{k} {v}" for k, v in versions.items()) + "\n")
+    late = max((r.get("late_ms") or 0) for r in raw["runs"])
+    ln.append(f"Flows meant to start together started at most {late:.0f} ms apart.\n")
+    for case in [c for c in cases if c.startswith("long")]:
+        n = case[4:]
+        ln.append(f"## {n} long-lived flow{'s' if n != '1' else ''}\n")
+        ln.append("| algorithm | goodput / line | queue p50 (us) | queue p99 (us) | Jain | drops "
+                  "| retransmits |")
+        ln.append("|---|---|---|---|---|---|---|")
+        for algo in raw["algos"]:
+            s = summ[algo].get(case)
+            if not s:
+                continue
+            ln.append(f"| {algo} | {fmt(s['goodput_frac'], pct=True)} | {delay(s['p50_us'])} "
+                      f"| {delay(s['p99_us'])} | {fmt(s['jain'], digits=3)} "
+                      f"| {fmt(s['drops'])} | {fmt(s['retrans'])} |")
+        ln.append("")
+    ln.append(f"## Incast: {raw['senders']} senders x {raw['incast_bytes'] >> 20} MiB\n")
+    ln.append("| algorithm | last byte (ms) | queue p99 (us) | drops | retransmits |")
+    ln.append("|---|---|---|---|---|")
+    for algo in raw["algos"]:
+        s = summ[algo].get("incast")
+        if s:
+            ln.append(f"| {algo} | {fmt(s['completion_ms'], digits=1)} | {delay(s['p99_us'])} "
+                      f"| {fmt(s['drops'])} | {fmt(s['retrans'])} |")
+    ln.append("\n## A flow joins two others\n")
+    ln.append("Time from the newcomer's first byte until a 50 ms interval at 80% or more "
+              "of its fair share (a third of what the three flows delivered while it ran); "
+              "\"never\" counts runs where it did not.\n")
+    ln.append("| algorithm | time to fair share (ms) | never | newcomer's mean (Mbit/s) |")
+    ln.append("|---|---|---|---|")
+    for algo in raw["algos"]:
+        s = summ[algo].get("join")
+        if s:
+            ln.append(f"| {algo} | {fmt(s['reach_ms'])} | {s['never']} "
+                      f"| {fmt(s['newcomer_mbit'])} |")
+    ln.append("\n## Cost: one flow over a plain veth (CPU-bound)\n")
+    ln.append("| algorithm | goodput (Mbit/s) | ratio to cubic |")
+    ln.append("|---|---|---|")
+    for algo in raw["algos"]:
+        s = summ[algo].get("cost")
+        if s:
+            r = s.get("ratio_to_cubic")
+            ln.append(f"| {algo} | {fmt(s['goodput_mbit'])} | "
+                      f"{'n/a' if r is None else f'{r:.2f}'} |")
+    if micro:
+        ln.append(f"\n## Core microbenchmark ({micro['events']} events, median of "
+                  f"{micro['reps']}; {micro.get('compiler', '')})\n")
+        ln.append("| core | ns per ACK event | ratio to a Reno update |")
+        ln.append("|---|---|---|")
+        for r in micro["results"]:
+            ln.append(f"| {r['algo']} | {r['ns_per_event']:.1f} ({r['min']:.1f}-{r['max']:.1f}) "
+                      f"| {r['ratio_to_reno']:.1f} |")
+    ln.append(f"\n![goodput]({base}-goodput.png)\n![p99 queueing delay]({base}-p99.png)")
+    if raw.get("timeseries"):
+        ln.append(f"![nscc window and queue]({base}-nscc.png)")
+    return "\n".join(ln) + "\n"
+
+
+def bars(raw, cases, summ, key, ylabel, title, path, scale=1.0, log=False):
+    longs = [c for c in cases if c.startswith("long")]
+    algos = raw["algos"]
+    fig, ax = plt.subplots(figsize=(8, 4))
+    width = 0.8 / max(len(longs), 1)
+    for j, case in enumerate(longs):
+        med, lo, hi, xs = [], [], [], []
+        for i, algo in enumerate(algos):
+            s = summ[algo].get(case, {}).get(key)
+            if not s:
+                continue
+            xs.append(i + (j - (len(longs) - 1) / 2) * width)
+            med.append(s["median"] * scale)
+            lo.append((s["median"] - s["min"]) * scale)
+            hi.append((s["max"] - s["median"]) * scale)
+        ax.bar(xs, med, width, yerr=[lo, hi], capsize=2, label=f"{case[4:]} flow(s)")
+    ax.set_xticks(range(len(algos)))
+    ax.set_xticklabels(algos)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    if log:
+        ax.set_yscale("log")
+        ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.legend()
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def timeseries(raw, path):
+    ts = raw["timeseries"]
+    fig, (a1, a2) = plt.subplots(2, 1, figsize=(8, 5), sharex=True)
+    for sport in sorted({p[2] for p in ts["window"]}):
+        pts = [p for p in ts["window"] if p[2] == sport]
+        a1.plot([p[0] for p in pts], [p[1] / 1000 for p in pts], lw=0.8,
+                label=f"flow :{sport}")
+    a1.set_ylabel("window (kB)")
+    a1.set_title(f"nscc (uet), {ts['flows']} flows: window and queue")
+    a1.legend(fontsize=8)
+    a1.grid(alpha=0.3)
+    a2.plot([q[0] for q in ts["queue"]], [q[1] / 1000 for q in ts["queue"]], lw=0.8,
+            color="tab:red")
+    a2.set_ylabel("port backlog (kB)")
+    a2.set_xlabel("time from the flows' start (s); window from the tracepoint, "
+                  "queue sampled every 50 ms")
+    a2.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--raw", required=True)
+    ap.add_argument("--micro")
+    ap.add_argument("--versions")
+    ap.add_argument("--out", required=True, help="path prefix of the outputs")
+    a = ap.parse_args()
+    with open(a.raw) as f:
+        raw = json.load(f)
+    micro = versions = None
+    if a.micro:
+        with open(a.micro) as f:
+            micro = json.load(f)
+    if a.versions:
+        with open(a.versions) as f:
+            versions = json.load(f)
+    versions = versions or {}
+    cases, summ = summarise(raw)
+    doc = {"config": {k: v for k, v in raw.items() if k not in ("runs", "timeseries")},
+           "versions": versions, "summary": summ, "microbench": micro, "runs": raw["runs"],
+           "timeseries": raw.get("timeseries")}
+    with open(a.out + ".json", "w") as f:
+        json.dump(doc, f, indent=1)
+    with open(a.out + ".md", "w") as f:
+        f.write(markdown(raw, cases, summ, micro, versions, a.out))
+    bars(raw, cases, summ, "goodput_frac", "goodput / line rate", "Goodput",
+         a.out + "-goodput.png", scale=1.0)
+    bars(raw, cases, summ, "p99_us", "p99 queueing delay (ms, histogram bound)",
+         "Queueing delay at the port, p99", a.out + "-p99.png", scale=1e-3, log=True)
+    if raw.get("timeseries") and raw["timeseries"]["window"]:
+        timeseries(raw, a.out + "-nscc.png")
+    print(f"report: {a.out}.md, {a.out}.json and plots")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
