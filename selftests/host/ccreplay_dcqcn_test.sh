@@ -10,11 +10,7 @@ set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 CCR=$top/tools/ccreplay/ccreplay
-n=0 rc=0
-ok() {
-	n=$((n + 1))
-	if [[ $1 -eq 0 ]]; then echo "ok $n - $2"; else echo "not ok $n - $2"; rc=1; fi
-}
+source "$top/selftests/lib/tap.sh"
 row() { awk -v t="$1" '$1 == t' "$out"; }
 
 echo "TAP version 13"
@@ -23,16 +19,16 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 printf '0 tx pkts=100\n0 cnp\n22500 tick\n67500 tick\n427499 tick\n427500 tick\n' |
 	"$CCR" --algo dcqcn >"$out"
-ok $? "replays, exit 0"
+tap_ok $? "replays, exit 0"
 [[ $(head -n1 "$out") == "t_ns event rate_mbps target_mbps alpha rcount congested" ]]
-ok $? "header names the columns"
+tap_ok $? "header names the columns"
 [[ $(row 0 | tail -n1) == "0 cnp 299002.076 400000.000 0.504990 0 1" ]]
-ok $? "D1: the first CNP cuts to 299002.076 Mbit/s, alpha 0.505"
+tap_ok $? "D1: the first CNP cuts to 299002.076 Mbit/s, alpha 0.505"
 [[ $(row 22500 | cut -d' ' -f3) == 349501.038 && $(row 67500 | cut -d' ' -f3) == 374750.519 ]]
-ok $? "D2: fast recovery halves the gap (349.5, then 374.75 Gbit/s)"
+tap_ok $? "D2: fast recovery halves the gap (349.5, then 374.75 Gbit/s)"
 [[ $(row 427499 | cut -d' ' -f7) == 1 && $(row 427500 | cut -d' ' -f3,7) == "400000.000 0" ]]
-ok $? "D2: the episode ends at 427.5 us, back at line rate"
+tap_ok $? "D2: the episode ends at 427.5 us, back at line rate"
 printf '0 cnp n=x\n' | "$CCR" --algo dcqcn >/dev/null 2>&1
 [[ $? -ne 0 ]]
-ok $? "a bad value is refused"
-exit $rc
+tap_ok $? "a bad value is refused"
+exit $tap_rc

@@ -10,25 +10,21 @@ set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 CCR=$top/tools/ccreplay/ccreplay
-n=0 rc=0
-ok() {
-	n=$((n + 1))
-	if [[ $1 -eq 0 ]]; then echo "ok $n - $2"; else echo "not ok $n - $2"; rc=1; fi
-}
+source "$top/selftests/lib/tap.sh"
 
 echo "TAP version 13"
 echo "1..5"
 out=$(printf '100000 ack rtt=60000 srtt=40000\n120000 ack rtt=60000 srtt=40000\n' |
 	"$CCR" --algo swift --set hops=3 --init-cwnd 20000)
-ok $? "replays, exit 0"
+tap_ok $? "replays, exit 0"
 [[ $(head -n1 <<<"$out") == "t_ns event cwnd_milli target_ns pacing_gap_ns" ]]
-ok $? "header names the columns"
+tap_ok $? "header names the columns"
 [[ $(sed -n 2p <<<"$out" | cut -d' ' -f3) == 12853 && $(sed -n 3p <<<"$out" | cut -d' ' -f3) == 12853 ]]
-ok $? "S3/S6: 60 us at 20 packets cuts to 12.853, and not again within srtt"
+tap_ok $? "S3/S6: 60 us at 20 packets cuts to 12.853, and not again within srtt"
 out=$(printf '0 ack rtt=200000 srtt=40000\n' | "$CCR" --algo swift --init-cwnd 500)
 [[ $(sed -n 2p <<<"$out" | cut -d' ' -f3,5) == "250 160000" ]]
-ok $? "S4: 0.5 packets cut to 0.25 paces one packet every 160 us"
+tap_ok $? "S4: 0.5 packets cut to 0.25 paces one packet every 160 us"
 out=$(printf '0 rto srtt=1\n10 rto srtt=1\n20 rto srtt=1\n' | "$CCR" --algo swift --init-cwnd 8000)
 [[ $(cut -d' ' -f3 <<<"$out" | tr '\n' ' ') == "cwnd_milli 4000 2000 10 " ]]
-ok $? "S5: timeouts halve 8 to 4 and 2, the third sets min_cwnd"
-exit $rc
+tap_ok $? "S5: timeouts halve 8 to 4 and 2, the third sets min_cwnd"
+exit $tap_rc

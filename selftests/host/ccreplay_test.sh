@@ -9,11 +9,7 @@ set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 CCR=$top/tools/ccreplay/ccreplay
-n=0 rc=0
-ok() {
-	n=$((n + 1))
-	if [[ $1 -eq 0 ]]; then echo "ok $n - $2"; else echo "not ok $n - $2"; rc=1; fi
-}
+source "$top/selftests/lib/tap.sh"
 # col ROW COLUMN: a field of the output (row 0 is the header).
 col() { awk -v r="$1" -v c="$2" 'NR == r + 1 { print $c }' "$t/out"; }
 
@@ -46,40 +42,40 @@ cat >"$t/trace" <<'TRACE'
 1100 cack bytes=1000
 TRACE
 "$CCR" --algo nscc --flavour mrc <"$t/trace" >"$t/out"
-ok $? "replays a trace, exit 0"
+tap_ok $? "replays a trace, exit 0"
 [[ $(head -n1 "$t/out") == "t_ns event cwnd max_wnd inflight base_rtt_ns avg_delay_ns qa_count fi_count" ]]
-ok $? "header line names the columns"
+tap_ok $? "header line names the columns"
 [[ $(($(wc -l <"$t/out") - 1)) -eq 14 ]]
-ok $? "one row per event, comments skipped"
+tap_ok $? "one row per event, comments skipped"
 [[ $(col 2 3) == 445844 && $(col 3 3) == 441688 ]]
-ok $? "presumed losses take one nominal packet each (445844, 441688)"
+tap_ok $? "presumed losses take one nominal packet each (445844, 441688)"
 [[ $(col 11 3) == 441688 && $(col 12 3) == 443447 ]]
-ok $? "fair increase applies past 8 packets: 443447"
+tap_ok $? "fair increase applies past 8 packets: 443447"
 [[ $(col 13 3) == 439291 && $(col 13 5) == 50128 ]]
-ok $? "a trim NACK shrinks the window by a packet (439291) and releases it"
+tap_ok $? "a trim NACK shrinks the window by a packet (439291) and releases it"
 [[ $(col 14 5) == 49128 && $(col 14 3) == 439291 ]]
-ok $? "a cumulative ACK releases bytes only"
+tap_ok $? "a cumulative ACK releases bytes only"
 [[ $(col 12 6) == 6000 && $(col 12 8) == 0 ]]
-ok $? "base RTT stays at 6000 ns, no Quick Adapt"
+tap_ok $? "base RTT stays at 6000 ns, no Quick Adapt"
 
 "$CCR" --algo nscc --flavour mrc --set config_base_rtt_ns=12000 --set data_rate_mbps=100000 \
 	<<<"0 send bytes=1" >"$t/out"
 [[ $(col 1 3) == 225000 && $(col 1 4) == 225000 ]]
-ok $? "--set by sysctl name: 100 Gbit/s x 12 us gives max window 225000"
+tap_ok $? "--set by sysctl name: 100 Gbit/s x 12 us gives max window 225000"
 
 printf '0 ack bytes=4156\n5 bogus bytes=1\n' | "$CCR" --algo nscc >/dev/null 2>"$t/err"
 [[ $? -ne 0 ]] && grep -q 'line 2: unknown event' "$t/err"
-ok $? "an unknown event fails, naming line 2"
+tap_ok $? "an unknown event fails, naming line 2"
 printf '10 ack bytes=4156\n5 ack bytes=4156\n' | "$CCR" --algo nscc >/dev/null 2>"$t/err"
 [[ $? -ne 0 ]] && grep -q 'line 2: time goes backwards' "$t/err"
-ok $? "time going backwards fails, naming the line"
+tap_ok $? "time going backwards fails, naming the line"
 printf '0 ack rtt=5\n' | "$CCR" --algo nscc >/dev/null 2>"$t/err"
 [[ $? -ne 0 ]] && grep -q 'line 1: missing bytes=' "$t/err"
-ok $? "a missing bytes= fails, naming the line"
+tap_ok $? "a missing bytes= fails, naming the line"
 "$CCR" --algo nscc --set gamma=1001 </dev/null >/dev/null 2>"$t/err"
 [[ $? -ne 0 ]] && grep -q 'out of range' "$t/err"
-ok $? "--set out of range fails (gamma=1001)"
+tap_ok $? "--set out of range fails (gamma=1001)"
 "$CCR" --algo nscc --set no_such=1 </dev/null >/dev/null 2>"$t/err"
 [[ $? -ne 0 ]] && grep -q 'no attribute no_such' "$t/err"
-ok $? "--set of an unknown attribute fails"
-exit $rc
+tap_ok $? "--set of an unknown attribute fails"
+exit $tap_rc

@@ -9,11 +9,7 @@ set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kver=$("$top/scripts/kver") || { echo "1..0 # SKIP no 6.1 kernel"; exit 0; }
-n=0 rc=0
-ok() {
-	n=$((n + 1))
-	if [[ $1 -eq 0 ]]; then echo "ok $n - $2"; else echo "not ok $n - $2"; rc=1; fi
-}
+source "$top/selftests/lib/tap.sh"
 
 echo "TAP version 13"
 if ! command -v dkms >/dev/null; then
@@ -31,11 +27,11 @@ mkdir -p "$t/src/$name-$ver" "$t/dkms" "$t/inst/$kver"
 trees=(--sourcetree "$t/src" --dkmstree "$t/dkms" --installtree "$t/inst")
 
 dkms add "$name/$ver" "${trees[@]}" >"$t/log" 2>&1
-ok $? "dkms add $name/$ver"
+tap_ok $? "dkms add $name/$ver"
 dkms build "$name/$ver" -k "$kver" "${trees[@]}" >>"$t/log" 2>&1
-ok $? "dkms build for $kver"
+tap_ok $? "dkms build for $kver"
 dkms install "$name/$ver" -k "$kver" "${trees[@]}" >>"$t/log" 2>&1
-ok $? "dkms install for $kver"
+tap_ok $? "dkms install for $kver"
 ko=$t/inst/$kver/updates/dkms/tcp_nscc.ko
 all=1
 for m in tcp_nscc tcp_dcqcn tcp_swift sch_fabric; do
@@ -43,8 +39,8 @@ for m in tcp_nscc tcp_dcqcn tcp_swift sch_fabric; do
 	[[ -f $f && $(modinfo -F vermagic "$f") == "$kver "* ]] || all=0
 done
 [[ $all == 1 ]]
-ok $? "every module installed under updates/dkms with vermagic $kver"
+tap_ok $? "every module installed under updates/dkms with vermagic $kver"
 dkms remove "$name/$ver" --all "${trees[@]}" >>"$t/log" 2>&1 && [[ ! -f $ko ]]
-ok $? "dkms remove takes it out again"
-[[ $rc -eq 0 ]] || sed 's/^/# /' "$t/log"
-exit $rc
+tap_ok $? "dkms remove takes it out again"
+[[ $tap_rc -eq 0 ]] || sed 's/^/# /' "$t/log"
+exit $tap_rc
