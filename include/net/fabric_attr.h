@@ -58,8 +58,9 @@ struct fabric_attr_desc {
 
 /*
  * Parses text (a decimal number, or for an enum one of its names) into *val
- * and checks the range.  Returns 0, or -EINVAL / -ERANGE with *why set to a
- * message fit for a user.  Trailing newlines (from echo) are accepted.
+ * and checks the range.  Returns 0, or -EINVAL with *why set to a message
+ * fit for a user (a value out of range is EINVAL too, as sysctls report
+ * it).  Trailing newlines (from echo) are accepted.
  */
 static inline int fabric_attr_parse(const struct fabric_attr_desc *d,
 				    const char *s, u32 *val, const char **why)
@@ -93,12 +94,12 @@ static inline int fabric_attr_parse(const struct fabric_attr_desc *d,
 		v = v * 10 + (u64)(s[i] - '0');
 		if (v > U32_MAX) {
 			*why = "value out of range";
-			return -ERANGE;
+			return -EINVAL;
 		}
 	}
 	if (v < d->min || v > d->max) {
 		*why = "value out of range";
-		return -ERANGE;
+		return -EINVAL;
 	}
 	*val = (u32)v;
 	return 0;

@@ -6,7 +6,7 @@
  * Module parameters hold the global defaults; each network namespace copies
  * them when it is created and then has its own values under
  * /proc/sys/<set->sysctl_path>/.  Every write, from sysfs or sysctl, goes
- * through fabric_attr_parse(), and a bad value fails with EINVAL or ERANGE
+ * through fabric_attr_parse(), and a bad value fails with EINVAL
  * and leaves the old one in place.  Values are single u32s written with
  * WRITE_ONCE and read with READ_ONCE; there is no rule across attributes,
  * so the order of writes never matters.
