@@ -187,7 +187,9 @@ def timeseries(raw, path):
         pts = [p for p in ts["window"] if p[2] == sport]
         a1.plot([p[0] for p in pts], [p[1] / 1000 for p in pts], lw=0.8,
                 label=f"flow :{sport}")
-    a1.set_ylabel("window (kB)")
+    ws = sorted(p[1] / 1000 for p in ts["window"])
+    a1.set_ylim(0, 1.2 * ws[len(ws) * 99 // 100])  # the first max window would flatten it
+    a1.set_ylabel("window (kB); the start, at max window, is cut off")
     a1.set_title(f"nscc (uet), {ts['flows']} flows: window and queue")
     a1.legend(fontsize=8)
     a1.grid(alpha=0.3)
