@@ -38,7 +38,7 @@ check $? "netns A sets gamma=500"
    $(sysctl -n net.nscc.gamma) == 800 ]]
 check $? "the write stays in netns A (B and init_net keep 800)"
 
-err=$(ip netns exec "$A" sh -c 'echo 1001 > /proc/sys/net/nscc/gamma' 2>&1)
+err=$(ip netns exec "$A" sysctl -w net.nscc.gamma=1001 2>&1)
 [[ $? -ne 0 && $err == *"Invalid argument"* ]]
 check $? "gamma=1001 is refused with EINVAL ($err)"
 [[ $(ip netns exec "$A" sysctl -n net.nscc.gamma) == 500 ]]
