@@ -169,6 +169,26 @@ bool nscc_can_send(const struct nscc *n, u64 bytes);
 /* Receiver side (uet): penalty 0..127 for a pool occupancy in thousandths. */
 u8 nscc_receiver_penalty(const struct nscc_params *p, u32 occupancy_milli);
 
+/*
+ * The destination's Rcvd_Bytes (UET 1.0 section 3.6.13.8-9, notes 3.13):
+ * the receiver reports its cumulative nominal bytes in a 24-bit field of
+ * 256-byte units, rounded up; the sender takes the difference from the
+ * last field it saw, modulo 2^24, and ignores one that is not positive.
+ */
+#define NSCC_RCVD_BYTES_MASK	0xffffffU
+
+static inline u32 nscc_rcvd_bytes_field(u64 bytes)
+{
+	return ((bytes + 255) >> 8) & NSCC_RCVD_BYTES_MASK;
+}
+
+static inline u64 nscc_newly_rcvd(u32 last_field, u32 field)
+{
+	u32 d = (field - last_field) & NSCC_RCVD_BYTES_MASK;
+
+	return d && d < (NSCC_RCVD_BYTES_MASK + 1) / 2 ? (u64)d << 8 : 0;
+}
+
 static inline u64 nscc_avg_delay(const struct nscc *n)
 {
 	return n->avg_q > 0 ? (u64)n->avg_q >> 16 : 0;
