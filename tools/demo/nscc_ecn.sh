@@ -2,22 +2,23 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The README's demo, run inside the VM by "make demo": two NSCC (uet)
-# senders share a 100 Mbit/s switch port that marks CE above 1 ms of
-# queue; the second joins 3 s after the first.
+# senders share a 100 Mbit/s sch_fabric switch port that marks ECN from
+# 20 kB of queue; the second joins 3 s after the first.
 #
 #   A1 (198.18.1.1) --\
-#                      R (switch) --- 100 Mbit/s, CE > 1 ms --- B (198.18.3.1)
+#                      R (switch) --- sch_fabric 100 Mbit/s --- B (198.18.3.1)
 #   A2 (198.18.2.1) --/
 #
-# It prints each flow's goodput, the switch's marks and drops, and a summary
-# of the nscc_update tracepoint: window range, routines taken, and the
-# window over time.
+# It prints each flow's goodput, the port's marks, drops and queueing delay
+# (its histogram), and a summary of the nscc_update tracepoint: window
+# range, routines taken, and the window over time.
 #
-# Knobs (environment): PORT_RATE (default 100mbit), CE_ABOVE (1ms),
-# NIC_RATE_MBPS (10000), BASE_RTT_NS (200000).
+# Knobs (environment): PORT_RATE (default 100mbit), ECN_MIN (20kb),
+# ECN_MAX (60kb), NIC_RATE_MBPS (10000), BASE_RTT_NS (200000).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 PORT_RATE=${PORT_RATE:-100mbit}
-CE_ABOVE=${CE_ABOVE:-1ms}
+ECN_MIN=${ECN_MIN:-20kb}
+ECN_MAX=${ECN_MAX:-60kb}
 NIC_RATE_MBPS=${NIC_RATE_MBPS:-10000}
 BASE_RTT_NS=${BASE_RTT_NS:-200000}
 source "$top/selftests/vm/lib.sh"
@@ -32,9 +33,8 @@ ip netns exec "$R" sysctl -qw net.ipv4.ip_forward=1
 ip -n "$A1" route add default via 198.18.1.2
 ip -n "$A2" route add default via 198.18.2.2
 ip -n "$B" route add default via 198.18.3.2
-tc -n "$R" qdisc add dev r3 root handle 1: htb default 1
-tc -n "$R" class add dev r3 parent 1: classid 1:1 htb rate "$PORT_RATE" ceil "$PORT_RATE"
-tc -n "$R" qdisc add dev r3 parent 1:1 fq_codel ce_threshold "$CE_ABOVE" ecn
+tcf -n "$R" qdisc add dev r3 root fabric rate "$PORT_RATE" limit 1mb \
+	ecn_min "$ECN_MIN" ecn_max "$ECN_MAX" ecn_prob 20
 
 for ns in "$A1" "$A2" "$B"; do
 	ip netns exec "$ns" sysctl -qw net.ipv4.tcp_congestion_control=nscc
@@ -44,7 +44,7 @@ for ns in "$A1" "$A2" "$B"; do
 	# 4 x the target, as UET 1.0 recommends; the 24 us default is for 6 us fabrics.
 	ip netns exec "$ns" sysctl -qw net.nscc.quick_adapt_threshold_ns=$((4 * BASE_RTT_NS))
 done
-echo "== NSCC (uet) demo: two flows into one $PORT_RATE port marking CE above $CE_ABOVE"
+echo "== NSCC (uet) demo: two flows into one $PORT_RATE sch_fabric port marking ECN from $ECN_MIN"
 echo "   senders' attributes:$(for a in flavour data_rate_mbps config_base_rtt_ns \
 	quick_adapt_threshold_ns; do printf ' %s=%s' $a "$(ip netns exec "$A1" sysctl -n net.nscc.$a)"; done)"
 
@@ -63,7 +63,7 @@ for i in 1 2; do
 	echo "flow $i: ${b:-0} bytes in $secs s = $((${b:-0} * 8 / secs / 1000000)) Mbit/s"
 done
 echo "== switch port (tc -s qdisc show dev r3)"
-tc -n "$R" -s qdisc show dev r3 | grep -E 'fq_codel|Sent|backlog|ce_mark|maxpacket' | sed 's/^/   /'
+tcf -n "$R" -s qdisc show dev r3 | sed 's/^/   /'
 echo "== sender counters (/proc/net/nscc_stat in A1)"
 ip netns exec "$A1" grep -E '^(sockets|acks|ecn_acks|md_cuts|qa_fired|lost_packets|rto) ' \
 	/proc/net/nscc_stat | tr '\n' ' '
