@@ -71,7 +71,7 @@ struct dcqcn {
 	u16 nais;
 	u16 nclpi;
 	u16 itrp;		/* thousandths */
-	u16 cnp_inc_halves;
+	u32 cnp_inc_halves;
 	u8 congested;
 	u8 next_is_reduce;
 	u8 enable;

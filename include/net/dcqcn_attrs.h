@@ -11,7 +11,7 @@ DCQCN_ATTR(enable_ecn, BOOL, 1, 0, 1,
 	   "1: send ECT and let CNPs (echoed CE marks) drive the rate; 0: Not-ECT, line rate")
 DCQCN_ATTR(data_rate_mbps, U32, 400000, 1, 3200000,
 	   "Line rate in Mbit/s: the rate outside episodes, and the floor's base")
-DCQCN_ATTR(control_interval_ns, U32, 45000, 2, 1000000000,
+DCQCN_ATTR(control_interval_ns, U32, 45000, 1000, 1000000000,
 	   "Control interval (ns): one reduction half and one increase half")
 DCQCN_ATTR(congestion_probability_weight, U32, 500, 0, 1000,
 	   "Weight of each interval's CNP/packet ratio in the estimate, thousandths")

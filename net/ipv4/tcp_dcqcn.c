@@ -20,8 +20,9 @@
  *     BDP over srtt, at least 4 packets.  The rate paces TCP payload bytes.
  *   - Loss is left to TCP's retransmission; the loop has no loss reaction
  *     (the spec page's NIC runs over a lossless fabric).
- *   - enable_ecn 0: the socket sends Not-ECT and takes no ECN on its
- *     connection, so it stays at line rate.
+ *   - enable_ecn 0, or a peer that refused ECN: the socket sends Not-ECT
+ *     and takes no ECN on its connection (echoes included), so it stays
+ *     at line rate.
  */
 #include <linux/inet_diag.h>
 #include <linux/module.h>
@@ -82,8 +83,9 @@ static void tcp_dcqcn_apply(struct sock *sk, const struct dcqcn *d)
 	WRITE_ONCE(sk->sk_pacing_rate,
 		   min_t(u64, rate, READ_ONCE(sk->sk_max_pacing_rate)));
 	if (srtt_us && tp->mss_cache) {
-		u64 cwnd = div64_u64(2 * rate * srtt_us,
-				     (u64)USEC_PER_SEC * tp->mss_cache) + 1;
+		u64 cwnd = fabric_muldiv(2 * rate, srtt_us,
+					 (u64)USEC_PER_SEC * tp->mss_cache,
+					 false) + 1;
 
 		tcp_snd_cwnd_set(tp, clamp_t(u64, cwnd, TCP_DCQCN_MIN_CWND,
 					     min(tp->snd_cwnd_clamp,
@@ -129,7 +131,13 @@ static void tcp_dcqcn_init(struct sock *sk)
 	ca->prior_ce = tp->delivered_ce;
 	ca->prior_segs = tp->data_segs_out;
 	fabric_ece_init(&ca->ece, sk);
-	if (!ca->d.enable)	/* no ECN on this connection: no echoes */
+	/* No ECN on this connection: the peer refused it, or enable_ecn is
+	 * 0 (which TCP can only honour by turning ECN off for the whole
+	 * connection, echoes included).  Not-ECT, line rate.
+	 */
+	if (!(tp->ecn_flags & TCP_ECN_OK))
+		ca->d.enable = 0;
+	if (!ca->d.enable)
 		tp->ecn_flags &= ~TCP_ECN_OK;
 	cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
 	tcp_dcqcn_apply(sk, &ca->d);

@@ -16,9 +16,9 @@
  *     gives snd_cwnd = its whole packets and no pacing; below one packet,
  *     snd_cwnd = 1 and sk_pacing_rate = one MSS per srtt / cwnd (TCP's
  *     internal pacing, or fq's).
- *   - Fast recovery and timeouts come from set_state: entering Recovery
- *     is the fast-recovery reaction, every entry into Loss (every RTO) the
- *     timeout reaction.
+ *   - Fast recovery and timeouts: entering Recovery is the fast-recovery
+ *     reaction; a timeout (CA_EVENT_LOSS, or Loss entered again from Loss)
+ *     the timeout reaction, whose window applies from the next ACK.
  *
  * Linux cannot give Swift the hop count (no TTL reaches a congestion
  * control), NIC timestamps, or the remote host's delay, so the delay is
@@ -120,27 +120,51 @@ static void tcp_swift_cong_control(struct sock *sk, const struct rate_sample *rs
 	tcp_swift_apply(sk, &ca->s);
 }
 
+/* A retransmission timeout: the core's reaction, counted.  TCP has just
+ * set cwnd to the packets in flight + 1 for its loss recovery; Swift's
+ * window takes over at the next ACK (as BBR does), not in a burst now.
+ */
+static void tcp_swift_timeout(struct sock *sk, struct tcp_swift *ca)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 prev = ca->s.cwnd;
+
+	fabric_net_stat_add(tcp_swift_pernet(sock_net(sk)),
+			    TCP_SWIFT_STAT_TIMEOUTS, 1);
+	swift_on_rto(&ca->s, tp->tcp_clock_cache, tcp_swift_srtt_ns(tp));
+	tcp_swift_account(sk, &ca->s, prev);
+}
+
+/* The first timeout of an episode raises CA_EVENT_LOSS; further ones
+ * re-enter Loss from Loss.  Entering Loss otherwise (a path-MTU
+ * retransmission) is no timeout.  Entering Recovery is fast recovery.
+ * Times are tp->tcp_clock_cache, the clock cong_control uses.
+ */
 static void tcp_swift_set_state(struct sock *sk, u8 new_state)
 {
 	struct tcp_swift *ca = inet_csk_ca(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
-	u64 now = tcp_clock_ns();
+	u8 old_state = inet_csk(sk)->icsk_ca_state;
 	u32 prev = ca->s.cwnd;
 
 	if (unlikely(!prev))	/* before init() */
 		return;
-	if (new_state == TCP_CA_Recovery &&
-	    inet_csk(sk)->icsk_ca_state != TCP_CA_Recovery) {
-		swift_on_recovery(&ca->s, now, tcp_swift_srtt_ns(tp));
-	} else if (new_state == TCP_CA_Loss) {
-		fabric_net_stat_add(tcp_swift_pernet(sock_net(sk)),
-				    TCP_SWIFT_STAT_TIMEOUTS, 1);
-		swift_on_rto(&ca->s, now, tcp_swift_srtt_ns(tp));
-	} else {
-		return;
+	if (new_state == TCP_CA_Recovery && old_state != TCP_CA_Recovery) {
+		swift_on_recovery(&ca->s, tp->tcp_clock_cache,
+				  tcp_swift_srtt_ns(tp));
+		tcp_swift_account(sk, &ca->s, prev);
+		tcp_swift_apply(sk, &ca->s);
+	} else if (new_state == TCP_CA_Loss && old_state == TCP_CA_Loss) {
+		tcp_swift_timeout(sk, ca);
 	}
-	tcp_swift_account(sk, &ca->s, prev);
-	tcp_swift_apply(sk, &ca->s);
+}
+
+static void tcp_swift_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
+{
+	struct tcp_swift *ca = inet_csk_ca(sk);
+
+	if (ev == CA_EVENT_LOSS && ca->s.cwnd)
+		tcp_swift_timeout(sk, ca);
 }
 
 /* Swift has no slow start: TCP's loss paths keep their threshold. */
@@ -182,7 +206,7 @@ static size_t tcp_swift_get_info(struct sock *sk, u32 ext, int *attr,
 	if (!(ext & (1 << (INET_DIAG_BBRINFO - 1) |
 		     1 << (INET_DIAG_VEGASINFO - 1))))
 		return 0;
-	bw = div64_u64((cwnd * tp->mss_cache * USEC_PER_SEC) >> 16, srtt_us);
+	bw = fabric_muldiv(cwnd * tp->mss_cache, USEC_PER_SEC, srtt_us << 16, false);
 	memset(&info->bbr, 0, sizeof(info->bbr));
 	info->bbr.bbr_bw_lo = (u32)bw;
 	info->bbr.bbr_bw_hi = (u32)(bw >> 32);
@@ -199,6 +223,7 @@ static struct tcp_congestion_ops tcp_swift_ops __read_mostly = {
 	.ssthresh	= tcp_swift_ssthresh,
 	.cong_control	= tcp_swift_cong_control,
 	.set_state	= tcp_swift_set_state,
+	.cwnd_event	= tcp_swift_cwnd_event,
 	.undo_cwnd	= tcp_swift_undo_cwnd,
 	.min_tso_segs	= tcp_swift_min_tso_segs,
 	.get_info	= tcp_swift_get_info,

@@ -169,7 +169,7 @@ static int fab_enqueue_segs(struct sk_buff *skb, struct Qdisc *sch,
 		}
 	}
 	if (!nb) {
-		consume_skb(skb);
+		kfree_skb(skb);
 		return NET_XMIT_DROP;
 	}
 	/* Ancestors count one packet of prev_len; they hold nb of len (less

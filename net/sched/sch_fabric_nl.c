@@ -110,9 +110,14 @@ int fab_change(struct Qdisc *sch, struct nlattr *opt,
 		return err;
 
 	sch_tree_lock(sch);
-	q->cfg = c;
-	if (!c.rate)
+	if (c.rate != q->cfg.rate) {
+		/* A new line rate applies from now, not from the old clock. */
 		q->t_next = 0;
+		qdisc_watchdog_cancel(&q->watchdog);
+		if (sch->q.qlen)
+			__netif_schedule(qdisc_root(sch));
+	}
+	q->cfg = c;
 	while (q->data_bytes > c.limit) {
 		bytes += fab_drop_head(sch, &q->data, &q->data_bytes);
 		pkts++;

@@ -81,7 +81,8 @@ void swift_init(struct swift *s, const struct swift_params *p, u32 cwnd_milli)
 						     lo - hi, true), S32_MAX);
 
 		s->fs_alpha = alpha;
-		s->fs_beta = -(s32)((alpha * hi + (1ULL << 24)) >> 25);
+		s->fs_beta = -(s32)min_t(u64, (alpha * hi + (1ULL << 24)) >> 25,
+					 S32_MAX);
 	}
 	s->retx_thresh = SWIFT_P(p, retx_reset_threshold);
 	s->cwnd = clamp_t(u32, swift_q16(cwnd_milli), s->min_cwnd, s->max_cwnd);
@@ -104,7 +105,7 @@ u32 swift_target(const struct swift *s)
 /* At most one decrease per srtt; the first may come at any time. */
 static bool swift_can_decrease(const struct swift *s, u64 now, u64 srtt)
 {
-	return !s->decreased || now - s->t_last_decrease >= srtt;
+	return !s->decreased || (s64)(now - s->t_last_decrease) >= (s64)srtt;
 }
 
 /* cwnd x f (Q16), then the bounds; a decrease is timestamped. */

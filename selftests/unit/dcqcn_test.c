@@ -754,6 +754,34 @@ static void t_misc(void)
 	tap_ok(!dcqcn_step(&d, 1000 * US), "end_episode: the loop stops");
 }
 
+/*
+ * The largest NCLPI (65535): while CNPs continue, the 65536th increase half
+ * that saw CNPs increases.  The counter must hold 65536 (it once wrapped
+ * at 16 bits and never increased).
+ */
+static void t_nclpi_max(void)
+{
+	struct dcqcn_params p;
+	struct dcqcn d;
+	u32 ups = 0, halves = 0;
+	u64 t;
+
+	dcqcn_params_init(&p);
+	DCQCN_P(&p, num_of_control_loops_per_increase) = 65535;
+	setup_with(&d, &p);
+	dcqcn_on_tx(&d, 100);
+	dcqcn_on_cnp(&d, 0, 1);
+	for (t = 22500; halves < 65536; t += 22500) {
+		dcqcn_on_cnp(&d, t - 1, 1);
+		dcqcn_step(&d, t);
+		if (t % 45000 == 22500) {
+			halves++;
+			ups += d.last_phase != DCQCN_RUN_HOLD;
+		}
+	}
+	TAP_EQ(ups, 1, "NCLPI 65535: the 65536th CNP-seeing increase half increases");
+}
+
 int main(void)
 {
 	tap_header();
@@ -771,6 +799,7 @@ int main(void)
 	t_end_gap();
 	t_step_fixed();
 	t_nclpi_zero();
+	t_nclpi_max();
 	t_nclpi_count();
 	t_ecn_off();
 	t_misc();

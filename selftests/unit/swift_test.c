@@ -723,6 +723,40 @@ static void t_sweep(void)
 	tap_ok(gap, "sweep: gap srtt / cwnd below one packet, else 0");
 }
 
+/*
+ * The once-per-srtt guard compares signed times: a sample stamped before
+ * the last decrease (TCP's per-ACK clock may trail the clock that stamped
+ * a fast-recovery cut) is within srtt, so it cannot cut again.
+ */
+static void t_guard_signed(void)
+{
+	struct swift s;
+	u32 cwnd;
+
+	setup(&s, 3, 64 * Q16);
+	swift_on_recovery(&s, 1000 * US, SRTT);
+	cwnd = s.cwnd;
+	TAP_EQ(swift_on_ack(&s, 1000 * US - 5, 200 * US, 1, SRTT, true), SWIFT_HOLD,
+	       "guard: a sample stamped before the last decrease is held");
+	TAP_EQ(s.cwnd, cwnd, "guard: no second cut on the same ACK (32 packets)");
+}
+
+/* Flow-scaling constants stay signed when alpha saturates. */
+static void t_fs_extreme(void)
+{
+	struct swift_params p;
+	struct swift s;
+
+	swift_params_init(&p);
+	SWIFT_P(&p, fs_min_cwnd) = 10;
+	SWIFT_P(&p, fs_max_cwnd) = 11;
+	SWIFT_P(&p, fs_range_ns) = 1000000000;
+	setup_with(&s, &p, 10000);
+	tap_ok(s.fs_beta <= 0, "extreme flow scaling: beta stays <= 0 (%d)", s.fs_beta);
+	tap_ok(swift_target(&s) <= s.target_base + 1000000000ULL,
+	       "extreme flow scaling: the target stays within fs_range");
+}
+
 int main(void)
 {
 	tap_header();
@@ -743,6 +777,8 @@ int main(void)
 	t_may_decrease();
 	t_bounds();
 	t_sweep();
+	t_guard_signed();
+	t_fs_extreme();
 
 	return tap_finish();
 }

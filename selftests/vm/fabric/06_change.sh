@@ -37,4 +37,13 @@ check $? "the parent's backlog returns to 0 once the port drains"
 read -r p c < <(backlogs)
 [[ $p == 0 && $c == 0 ]]
 check $? "both backlogs are 0 ($p, $c)"
+
+# A new rate applies at once: at 1 kbit/s a 1000-byte packet holds the line
+# for 8 s; raised to 100 Mbit/s, the queue drains without waiting for that.
+tcf -n "$R" qdisc change dev r1 parent 1:1 handle 10: fabric rate 1kbit limit 100kb trim_at 0
+ip netns exec "$A" python3 "$U" send 198.18.2.1 7300 --count 20 --size 1000 >/dev/null
+sleep 0.5
+tcf -n "$R" qdisc change dev r1 parent 1:1 handle 10: fabric rate 100mbit
+busywait 2000 sh -c "[ \"\$(TC_LIB_DIR=$TOP/tools/tc tc -n $R -s -j qdisc show dev r1 | jq '.[] | select(.kind == \"fabric\") | .backlog')\" = 0 ]"
+check $? "raising the rate from 1kbit to 100mbit drains the queue at once"
 exit $RET
