@@ -16,12 +16,16 @@
 """
 import argparse
 import json
+import os
 import signal
 import socket
 import struct
 import sys
 import threading
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "selftests", "lib"))
+import tcpconnect  # noqa: E402
 
 BUF = 1 << 20
 LOCK = threading.Lock()
@@ -81,21 +85,7 @@ def retrans(s):
 
 
 def client(a):
-    fam = socket.AF_INET6 if ":" in a.addr else socket.AF_INET
-    s = socket.socket(fam, socket.SOCK_STREAM)
-    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, a.cc.encode())
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            s.connect((a.addr, a.port))
-            break
-        except ConnectionRefusedError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
-            s.close()
-            s = socket.socket(fam, socket.SOCK_STREAM)
-            s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, a.cc.encode())
+    s = tcpconnect.connect(a.addr, a.port, a.cc, 20)
     if a.start_at:
         wait = (a.start_at - now()) / 1e9
         if wait > 0:

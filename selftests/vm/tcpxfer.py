@@ -13,9 +13,13 @@ socket, and the client reports the one the kernel actually used.
 """
 import argparse
 import hashlib
+import os
 import socket
 import sys
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import tcpconnect  # noqa: E402
 
 CHUNK = 1 << 16
 
@@ -54,21 +58,7 @@ def server(args):
 
 
 def client(args):
-    fam = socket.AF_INET6 if ":" in args.addr else socket.AF_INET
-    s = socket.socket(fam, socket.SOCK_STREAM)
-    set_cc(s, args.cc)
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            s.connect((args.addr, args.port))
-            break
-        except ConnectionRefusedError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
-            s.close()
-            s = socket.socket(fam, socket.SOCK_STREAM)
-            set_cc(s, args.cc)
+    s = tcpconnect.connect(args.addr, args.port, args.cc, 10)
     cc = s.getsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, 16)
     cc = cc.split(b"\0")[0].decode()
     h, total = hashlib.sha256(), 0
