@@ -35,7 +35,12 @@ UNIT_TESTS  := selftests/unit/nscc_test selftests/unit/dcqcn_test selftests/unit
 
 .PHONY: all deps modules tools tests check demo install clean sparse checkpatch bench help
 
-all: deps modules tools tests
+all: modules tools tests
+
+# Everything that compiles waits for deps (apt-get: the compiler, the kernel
+# headers): under make -jN nothing may start before the headers exist.  An
+# order-only prerequisite, so a finished deps never forces a rebuild.
+modules sparse $(CCREPLAY) $(TC_PLUGIN) $(UNIT_TESTS) bench/microbench: | deps
 
 help:
 	@sed -n "3,14p" Makefile | sed 's/^# \{0,1\}//'
