@@ -111,18 +111,63 @@ link_ns() {
 	ip -n "$ns2" link set "$if2" up
 }
 
+# neigh_pin NS DEV PEER_NS PEER_DEV ADDR4 ADDR6: a permanent neighbour entry
+# in NS for the peer's addresses, so that no ARP or neighbour discovery
+# ever crosses a switch port under test: a request queued behind a standing
+# queue at 1 kbit/s would stall and drop the traffic it resolves, and an
+# answer would be a stray packet in a queue a test counts.
+neigh_pin() {
+	local mac
+	mac=$(ip -n "$3" -j link show dev "$4" | jq -r '.[0].address')
+	ip -n "$1" neigh replace "$5" lladdr "$mac" dev "$2" nud permanent
+	ip -n "$1" neigh replace "$6" lladdr "$mac" dev "$2" nud permanent
+}
+
+# proc_stat NS FILE NAME: counter NAME of /proc/net/FILE in NS ("name value"
+# lines, as nscc_stat, dcqcn_stat and swift_stat print them).
+proc_stat() {
+	ip netns exec "$1" awk -v k="$3" '$1 == k { print $2 }' "/proc/net/$2"
+}
+
+# stat_ge NS FILE NAME N: counter NAME of /proc/net/FILE is at least N (for
+# busywait: "busywait 60000 stat_ge $A nscc_stat md_cuts 1").
+stat_ge() {
+	local v
+	v=$(proc_stat "$1" "$2" "$3")
+	[[ -n $v && $v -ge $4 ]]
+}
+
 # nscc_stat NS NAME: a counter from /proc/net/nscc_stat in NS.
-nscc_stat() {
-	ip netns exec "$1" awk -v k="$2" '$1 == k { print $2 }' /proc/net/nscc_stat
+nscc_stat() { proc_stat "$1" nscc_stat "$2"; }
+
+# hold_new VAR: a file for tcpxfer.py --while-exists: its clients send until
+# "rm -f $VAR" (or the test's exit), so a flow lasts as long as the checks
+# that need it, on a machine of any speed.
+hold_new() {
+	local f
+	f=$(mktemp /tmp/hold.XXXXXX) || return 1
+	defer "rm -f $f"
+	printf -v "$1" '%s' "$f"
 }
 
 TRACEFS=/sys/kernel/tracing
 
+# trace_on SYSTEM: record SYSTEM's events from now.  The buffer (8 MB a
+# CPU) keeps the first events when it fills rather than the last, so a
+# phase's beginning is never overwritten; trace_save ends a phase.
 trace_on() {
 	[[ -d $TRACEFS/events/$1 ]] || return 1
+	echo 8192 > "$TRACEFS/buffer_size_kb"
+	echo 0 > "$TRACEFS/options/overwrite"
 	echo > "$TRACEFS/trace"
 	echo 1 > "$TRACEFS/events/$1/enable"
 	defer "echo 0 > $TRACEFS/events/$1/enable"
+}
+
+# trace_save FILE: move what the buffer holds to FILE and go on recording.
+trace_save() {
+	cat "$TRACEFS/trace" > "$1"
+	echo > "$TRACEFS/trace"
 }
 
 trace_off() {
@@ -151,6 +196,23 @@ tcf() { TC_LIB_DIR="$TOP/tools/tc" tc "$@"; }
 fabric_stat() {
 	tcf -n "$1" -s -j qdisc show dev "$2" |
 		jq -r --arg k "$3" '.[] | select(.kind == "fabric") | .[$k]'
+}
+
+# fabric_ge NS DEV KEY N: fabric_stat NS DEV KEY is at least N (for busywait).
+fabric_ge() {
+	local v
+	v=$(fabric_stat "$1" "$2" "$3")
+	[[ -n $v && $v != null && $v -ge $4 ]]
+}
+
+# udp_recv NS OUT ADDR PORT [ARGS...]: start udpburst.py's receiver in NS in
+# the background (its JSON to OUT) and return once its socket is bound.
+udp_recv() {
+	local ns=$1 out=$2
+	shift 2
+	ip netns exec "$ns" python3 "$TOP/selftests/vm/udpburst.py" recv "$@" \
+		>"$out" 2>"$out.err" &
+	busywait 30000 grep -q ready "$out.err"
 }
 
 # tdc-style case: tdc NAME EXPECTED_RC PATTERN -- COMMAND...
@@ -188,6 +250,10 @@ switch_topo() {
 	ip -n "$B" route add 198.18.1.0/24 via 198.18.2.2
 	ip -n "$A" -6 route add 2001:db8:2::/64 via 2001:db8:1::2
 	ip -n "$B" -6 route add 2001:db8:1::/64 via 2001:db8:2::2
+	neigh_pin "$R" r1 "$B" b0 198.18.2.1 2001:db8:2::1
+	neigh_pin "$B" b0 "$R" r1 198.18.2.2 2001:db8:2::2
+	neigh_pin "$R" r0 "$A" a0 198.18.1.1 2001:db8:1::1
+	neigh_pin "$A" a0 "$R" r0 198.18.1.2 2001:db8:1::2
 }
 
 # star_topo N: N senders S1..SN, each on its own link to the switch R, and
@@ -202,6 +268,8 @@ star_topo() {
 	SUBNET=100 link_ns "$B" b0 1 "$R" rb 2
 	ip -n "$B" route add default via 198.18.100.2
 	ip -n "$B" -6 route add default via 2001:db8:100::2
+	neigh_pin "$R" rb "$B" b0 198.18.100.1 2001:db8:100::1
+	neigh_pin "$B" b0 "$R" rb 198.18.100.2 2001:db8:100::2
 	for ((i = 1; i <= n; i++)); do
 		var="S$i"
 		SUBNET=$i link_ns "${!var}" s0 1 "$R" "r$i" 2

@@ -3,8 +3,12 @@
 """Bulk TCP transfer with an end-to-end digest, for the VM selftests.
 
   tcpxfer.py server ADDR PORT [--cc NAME]            prints "bytes=N sha256=H"
-  tcpxfer.py client ADDR PORT (--bytes N | --seconds S) [--cc NAME] [--seed S]
-                                                     prints "bytes=N sha256=H cc=NAME"
+  tcpxfer.py client ADDR PORT (--bytes N | --seconds S | --while-exists PATH)
+                     [--cc NAME] [--seed S]          prints "bytes=N sha256=H cc=NAME"
+
+--while-exists PATH sends until PATH is removed (at most --seconds, default
+120): a test holds a flow open for as long as its checks take, however slow
+the machine, and ends it cleanly (digests still match) with "rm PATH".
 
 The client sends a deterministic pseudo-random stream and prints its digest;
 the server prints the digest of what arrived.  Equal lines mean the data
@@ -70,6 +74,8 @@ def client(args):
             block = block[:args.bytes - total]
         elif time.monotonic() >= end:
             break
+        elif args.while_exists and not os.path.exists(args.while_exists):
+            break
         s.sendall(block)
         h.update(block)
         total += len(block)
@@ -89,9 +95,12 @@ def main():
     p.add_argument("--bytes", type=int)
     p.add_argument("--seconds", type=float)
     p.add_argument("--seed", default="fabric")
+    p.add_argument("--while-exists")
     args = p.parse_args()
+    if args.while_exists and args.seconds is None:
+        args.seconds = 120
     if args.mode == "client" and (args.bytes is None) == (args.seconds is None):
-        p.error("client needs exactly one of --bytes, --seconds")
+        p.error("client needs exactly one of --bytes, --seconds, --while-exists")
     (server if args.mode == "server" else client)(args)
 
 

@@ -4,10 +4,12 @@
 what arrived, for the sch_fabric selftests.
 
   udpburst.py send ADDR PORT --count N --size BYTES [--tos T] [--seconds S]
-                   [--prefill K --prefill-tos T2]
+                   [--prefill K --prefill-tos T2] [--gso SEG]
       sends N datagrams of BYTES payload (the first 4 bytes: a sequence
       number), as fast as it can or spread over S seconds; with --prefill,
-      first K datagrams with TOS T2 and sequence number 0xffffffff.
+      first K datagrams with TOS T2 and sequence number 0xffffffff; with
+      --gso, each send is one UDP GSO buffer cut into SEG-byte datagrams
+      (UDP_SEGMENT).  Prints "sent=N seconds=T", T the time the sends took.
   udpburst.py recv ADDR PORT [--idle S] [--expect N]
       receives until S seconds pass without a datagram (or N arrive) and
       prints one JSON object: {"packets", "sizes": {size: n}, "tos": {tos: n},
@@ -23,6 +25,8 @@ import struct
 import sys
 import time
 
+UDP_SEGMENT = 103  # linux/udp.h
+
 
 def family(addr):
     return socket.AF_INET6 if ":" in addr else socket.AF_INET
@@ -36,6 +40,8 @@ def send(a):
     else:
         s.setsockopt(socket.IPPROTO_IP, socket.IP_TOS, a.tos)
     pad = bytes(max(a.size - 4, 0))
+    if a.gso:
+        s.setsockopt(socket.SOL_UDP, UDP_SEGMENT, a.gso)
     if a.prefill:
         # Builds a standing queue first, with another TOS (seq 0xffffffff).
         opt = (socket.IPPROTO_IPV6, socket.IPV6_TCLASS) if fam == socket.AF_INET6 \
@@ -58,7 +64,7 @@ def send(a):
             s.sendto(struct.pack("!I", i) + pad, (a.addr, a.port))
         except OSError:
             pass  # a full queue may refuse a datagram: that is the test
-    print(f"sent={a.count}", flush=True)
+    print(f"sent={a.count} seconds={time.monotonic() - start:.6f}", flush=True)
 
 
 def recv(a):
@@ -105,6 +111,7 @@ def main():
     p.add_argument("--idle", type=float, default=1.0)
     p.add_argument("--first", type=float, default=10.0)
     p.add_argument("--expect", type=int)
+    p.add_argument("--gso", type=int, default=0)
     a = p.parse_args()
     (send if a.mode == "send" else recv)(a)
 
