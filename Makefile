@@ -31,7 +31,8 @@ CCREPLAY    := tools/ccreplay/ccreplay
 TC_PLUGIN   := tools/tc/q_fabric.so
 # Where Debian's tc looks for q_<kind>.so.
 TC_LIBDIR   ?= /usr/lib/$(shell $(CC) -print-multiarch)/tc
-UNIT_TESTS  := selftests/unit/nscc_test selftests/unit/dcqcn_test selftests/unit/swift_test
+UNIT_TESTS  := selftests/unit/nscc_test selftests/unit/dcqcn_test selftests/unit/swift_test \
+	       selftests/unit/q_fabric_test
 
 .PHONY: all deps modules tools tests check demo install clean sparse checkpatch bench help
 
@@ -64,6 +65,12 @@ $(CCREPLAY): tools/ccreplay/ccreplay.c tools/ccreplay/algo_nscc.c tools/ccreplay
 $(TC_PLUGIN): tools/tc/q_fabric.c tools/tc/tc_plugin.h include/uapi/linux/fabric_sched.h
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Wno-unused-parameter -fPIC -shared \
 		-Iinclude/uapi -o $@ $<
+
+# The tc plugin's test links the plugin with its own tc helpers.
+selftests/unit/q_fabric_test: selftests/unit/q_fabric_test.c tools/tc/q_fabric.c \
+			      tools/tc/tc_plugin.h include/uapi/linux/fabric_sched.h \
+			      selftests/lib/tap.h
+	$(CC) $(USER_CFLAGS) -Iinclude/uapi -Itools/tc -o $@ $(filter %.c,$^)
 
 # selftests/unit/ALGO_test links net/ALGO/ALGO_core.c.
 .SECONDEXPANSION:

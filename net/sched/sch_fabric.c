@@ -129,8 +129,10 @@ static int fab_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	    fab_trimmable(cfg, skb)) {
 		int err = fab_trim(cfg, skb);
 
-		if (!err)
+		if (!err) {
+			fab_set_pkt_len(sch, skb);
 			return fab_enqueue_trimmed(skb, sch, to_free, len);
+		}
 		if (err == -EOPNOTSUPP)
 			q->st.untrimmable++;
 	}
@@ -161,8 +163,8 @@ static int fab_enqueue_segs(struct sk_buff *skb, struct Qdisc *sch,
 
 	skb_list_walk_safe(segs, segs, nskb) {
 		skb_mark_not_on_list(segs);
-		seg_len = segs->len;
-		qdisc_skb_cb(segs)->pkt_len = seg_len;
+		fab_set_pkt_len(sch, segs);
+		seg_len = qdisc_pkt_len(segs);
 		if (fab_enqueue_one(segs, sch, to_free) == NET_XMIT_SUCCESS) {
 			nb++;
 			len += seg_len;
@@ -232,24 +234,57 @@ static struct sk_buff *fab_dequeue(struct Qdisc *sch)
 	return skb;
 }
 
-/* Must hold the qdisc tree lock (change() shrinking a limit). */
-unsigned int fab_drop_head(struct Qdisc *sch, struct qdisc_skb_head *qh,
-			   u32 *bytes)
+/* Drops the packet at the head of qh (whose byte count is *bytes) and
+ * returns true with its length in *len, or false if qh is empty.
+ * Must hold the qdisc tree lock (change() shrinking a limit).
+ */
+bool fab_drop_head(struct Qdisc *sch, struct qdisc_skb_head *qh, u32 *bytes,
+		   unsigned int *len)
 {
 	struct fab_sched_data *q = qdisc_priv(sch);
 	struct sk_buff *skb = __qdisc_dequeue_head(qh);
-	unsigned int len;
 
 	lockdep_assert_held(qdisc_lock(qdisc_root_sleeping(sch)));
 	if (!skb)
-		return 0;
-	len = qdisc_pkt_len(skb);
-	*bytes -= len;
+		return false;
+	*len = qdisc_pkt_len(skb);
+	*bytes -= min(*bytes, *len);
 	sch->q.qlen--;
 	qdisc_qstats_backlog_dec(sch, skb);
 	q->st.drop_change++;
 	rtnl_qdisc_drop(skb, sch);
-	return len;
+	return true;
+}
+
+/* The length of a packet this qdisc has cut (a GSO segment, a trimmed
+ * datagram): its own bytes, adjusted by this qdisc's size table as
+ * qdisc_enqueue() sizes every packet a qdisc receives, so "stab overhead"
+ * counts once per packet on the wire.  The kernel's size-table lookup,
+ * __qdisc_calculate_pkt_len(), is not exported: this is the same
+ * arithmetic (tc-stab(8): overhead, then cells of 2^cell_log bytes mapped
+ * through the table, scaled by 2^size_log), with the same bounds.
+ */
+void fab_set_pkt_len(struct Qdisc *sch, struct sk_buff *skb)
+{
+	/* Enqueue runs under rcu_read_lock_bh() (__dev_queue_xmit()). */
+	const struct qdisc_size_table *stab = rcu_dereference_bh(sch->stab);
+	int len = skb->len, slot;
+
+	if (stab) {
+		const struct tc_sizespec *so = &stab->szopts;
+
+		len += so->overhead;
+		if (so->tsize) {
+			slot = max(len + so->cell_align, 0) >> so->cell_log;
+			if (slot < so->tsize)
+				len = stab->data[slot];
+			else
+				len = stab->data[so->tsize - 1] * (slot / so->tsize) +
+				      stab->data[slot % so->tsize];
+			len <<= so->size_log;
+		}
+	}
+	qdisc_skb_cb(skb)->pkt_len = clamp_t(int, len, 1, QDISC_PKT_LEN_MAX);
 }
 
 static int fab_init(struct Qdisc *sch, struct nlattr *opt,

@@ -18,6 +18,10 @@
 #define FAB_DEF_TRIM_SIZE	128		/* bytes, as SAI and SONiC */
 #define FAB_DEF_TRIM_LIMIT	SZ_256K		/* bytes */
 #define FAB_MIN_TRIM_SIZE	28		/* IPv4 + UDP headers */
+/* Largest limit and trim_limit: a backlog plus one packet stays far from
+ * U32_MAX, so "bytes + len > limit" cannot wrap.
+ */
+#define FAB_MAX_LIMIT		SZ_1G		/* bytes */
 
 /* Configuration; written by fab_change() under sch_tree_lock(). */
 struct fab_config {
@@ -73,8 +77,9 @@ int fab_dump(struct Qdisc *sch, struct sk_buff *skb);
 int fab_dump_stats(struct Qdisc *sch, struct gnet_dump *d);
 void fab_config_default(struct fab_config *cfg);
 
-/* sch_fabric.c: drops one packet from the head of qh, for change(). */
-unsigned int fab_drop_head(struct Qdisc *sch, struct qdisc_skb_head *qh,
-			   u32 *bytes);
+/* sch_fabric.c */
+bool fab_drop_head(struct Qdisc *sch, struct qdisc_skb_head *qh, u32 *bytes,
+		   unsigned int *len);
+void fab_set_pkt_len(struct Qdisc *sch, struct sk_buff *skb);
 
 #endif /* _SCH_FABRIC_H */

@@ -54,15 +54,25 @@ static void fab_get_u32(struct nlattr **tb, int type, u32 *val)
 static int fab_check(const struct fab_config *c, struct nlattr **tb,
 		     struct netlink_ext_ack *extack)
 {
+	if (c->limit > FAB_MAX_LIMIT || c->trim_limit > FAB_MAX_LIMIT) {
+		NL_SET_ERR_MSG_ATTR(extack, c->limit > FAB_MAX_LIMIT ?
+				    tb[TCA_FABRIC_LIMIT] : tb[TCA_FABRIC_TRIM_LIMIT],
+				    "sch_fabric: limit and trim_limit are at most 1gb (1073741824 bytes)");
+		return -EINVAL;
+	}
 	if (c->ecn_max && c->ecn_min > c->ecn_max) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_FABRIC_ECN_MIN] ?:
 				    tb[TCA_FABRIC_ECN_MAX],
 				    "sch_fabric: ecn_min is above ecn_max");
 		return -EINVAL;
 	}
-	if (c->ecn_min && !c->ecn_max) {
+	/* ecn_max 0 turns marking off (and clears ecn_min, so that what dump
+	 * shows reads back); an ecn_min given without an ecn_max above it is
+	 * a mistake worth saying.
+	 */
+	if (tb[TCA_FABRIC_ECN_MIN] && c->ecn_min && !c->ecn_max) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_FABRIC_ECN_MIN],
-				    "sch_fabric: ecn_min needs ecn_max (0 turns marking off)");
+				    "sch_fabric: ecn_min needs ecn_max (ecn_max 0 alone turns marking off)");
 		return -EINVAL;
 	}
 	if (c->trim_at > c->limit) {
@@ -72,6 +82,22 @@ static int fab_check(const struct fab_config *c, struct nlattr **tb,
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* Drops from the head of qh until its bytes fit limit, or nothing is left
+ * (so a byte count that disagreed with the queue could never spin here).
+ * Must hold the qdisc tree lock.
+ */
+static void fab_shrink(struct Qdisc *sch, struct qdisc_skb_head *qh,
+		       u32 *qbytes, u32 limit, unsigned int *pkts,
+		       unsigned int *bytes)
+{
+	unsigned int len;
+
+	while (*qbytes > limit && fab_drop_head(sch, qh, qbytes, &len)) {
+		(*pkts)++;
+		*bytes += len;
+	}
 }
 
 int fab_change(struct Qdisc *sch, struct nlattr *opt,
@@ -108,24 +134,25 @@ int fab_change(struct Qdisc *sch, struct nlattr *opt,
 	err = fab_check(&c, tb, extack);
 	if (err)
 		return err;
+	if (!c.ecn_max)
+		c.ecn_min = 0;
 
 	sch_tree_lock(sch);
 	if (c.rate != q->cfg.rate) {
-		/* A new line rate applies from now, not from the old clock. */
-		q->t_next = 0;
+		/* A new line rate applies from now: the head may leave at once
+		 * and the next one a serialisation time at the new rate later.
+		 * Neither the old rate's clock (possibly far ahead) nor a clock
+		 * reset to 0 (which the dequeue would catch up FAB_MAX_LAG_NS of
+		 * line time back to back) may stand.
+		 */
+		q->t_next = ktime_get_ns();
 		qdisc_watchdog_cancel(&q->watchdog);
 		if (sch->q.qlen)
 			__netif_schedule(qdisc_root(sch));
 	}
 	q->cfg = c;
-	while (q->data_bytes > c.limit) {
-		bytes += fab_drop_head(sch, &q->data, &q->data_bytes);
-		pkts++;
-	}
-	while (q->hdr_bytes > c.trim_limit) {
-		bytes += fab_drop_head(sch, &q->hdr, &q->hdr_bytes);
-		pkts++;
-	}
+	fab_shrink(sch, &q->data, &q->data_bytes, c.limit, &pkts, &bytes);
+	fab_shrink(sch, &q->hdr, &q->hdr_bytes, c.trim_limit, &pkts, &bytes);
 	qdisc_tree_reduce_backlog(sch, pkts, bytes);
 	sch_tree_unlock(sch);
 	return 0;
@@ -159,10 +186,17 @@ int fab_dump(struct Qdisc *sch, struct sk_buff *skb)
 int fab_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 {
 	struct fab_sched_data *q = qdisc_priv(sch);
-	struct tc_fabric_xstats st = q->st;
+	struct tc_fabric_xstats st;
 
+	/* tc_fill_qdisc() calls this without the qdisc lock: copy under it,
+	 * as fq and fq_codel do, so that a snapshot taken under load is one
+	 * instant (the histogram adds up to delay_count).
+	 */
+	sch_tree_lock(sch);
+	st = q->st;
 	st.data_backlog = q->data_bytes;
 	st.hdr_backlog = q->hdr_bytes;
 	st.hdr_packets = q->hdr.qlen;
+	sch_tree_unlock(sch);
 	return gnet_stats_copy_app(d, &st, sizeof(st));
 }

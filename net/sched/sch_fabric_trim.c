@@ -127,6 +127,5 @@ int fab_trim(const struct fab_config *cfg, struct sk_buff *skb)
 	if (had_csum)
 		uh->check = fab_udp_csum(skb, v6, noff + hlen, newlen - hlen);
 	skb->ip_summed = CHECKSUM_NONE;
-	qdisc_skb_cb(skb)->pkt_len = skb->len;
 	return 0;
 }

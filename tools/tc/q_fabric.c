@@ -23,10 +23,18 @@
  *    and no other; the kernel holds the defaults and checks the values
  *    against each other (ecn_min <= ecn_max and so on);
  *  - TCA_OPTIONS carries NLA_F_NESTED: the kernel parses it strictly;
- *  - rates travel as u64 bits per second (get_rate64() answers bytes per
- *    second), sizes as u32 bytes, the trimmable DSCPs as a u64 mask;
+ *  - rates travel as u64 bits per second, sizes as u32 bytes, the
+ *    trimmable DSCPs as a u64 mask;
+ *  - numbers are parsed here, exactly, in integers: tc's get_rate64() and
+ *    get_size() go through a double ("1001bit" became 1000 bit/s, "0.5b"
+ *    0 bytes).  The units are theirs, in any case; a value that is not a
+ *    whole number of bits per second or of bytes, or that does not fit,
+ *    is refused with a message;
  *  - text shows sizes and rates with the largest exact unit ("1mb",
- *    "10gbit"), JSON shows the raw numbers under the same keys.
+ *    "10gbit"), which reads back to the same value; JSON shows raw
+ *    numbers under the same keys, except that "rate" is bytes per second
+ *    as tc's own qdiscs print it (print_color_rate()), truncated, with the
+ *    exact bits per second in "rate_bits".
  * Helpers whose signature changed after 6.1 (sprint_size, tc_print_rate)
  * are not used: the formatters below are our own.
  */
@@ -35,6 +43,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <linux/fabric_sched.h>
 
@@ -54,12 +63,20 @@ static void explain(void)
 		"                  [ ecn_min SIZE ] [ ecn_max SIZE ] [ ecn_prob PERCENT ]\n"
 		"                  [ trim_at SIZE ] [ trim_size SIZE ] [ trim_dscp DSCP ]\n"
 		"                  [ trim_dscp_in DSCPS ] [ trim_limit SIZE ]\n"
-		"RATE is in bit, kbit, mbit, gbit (or Bps, KBps, ...); SIZE in b, kb, mb.\n"
+		"RATE: a whole number of bit/s, as a number (10, 12.5) and a unit:\n"
+		"  bit (or none), kbit, mbit, gbit, tbit (x 1000), kibit, mibit, gibit,\n"
+		"  tibit (x 1024); or bytes/s: Bps, KBps ... TBps, KiBps ... TiBps.\n"
+		"SIZE: a whole number of bytes up to 4294967295, as a number and a unit:\n"
+		"  b (or none), k or kb, m or mb, g or gb (x 1024); kbit, mbit, gbit\n"
+		"  (x 1024 bits).  Units in any case: 1Gbit is 1gbit, 8bps is 8Bps.\n"
+		"  \"12.5kbit\" is 12500 bit/s and \"1.5kb\" 1536 bytes; \"0.5bit\" and\n"
+		"  \"1.1kb\" are refused.\n"
 		"  rate RATE           egress rate; 0 is no rate limit      default 0\n"
-		"  limit SIZE          bytes of the data queue              default 1mb (1048576)\n"
+		"  limit SIZE          bytes of the data queue, at most 1gb default 1mb (1048576)\n"
 		"  ecn_min SIZE        data backlog where CE marking starts default 0\n"
 		"  ecn_max SIZE        data backlog where marking reaches\n"
-		"                      ecn_prob; 0 is no ECN marking        default 0 (off)\n"
+		"                      ecn_prob; 0 is no ECN marking (and\n"
+		"                      clears ecn_min)                      default 0 (off)\n"
 		"  ecn_prob PERCENT    0..100, marking probability at\n"
 		"                      ecn_max                              default 100\n"
 		"  trim_at SIZE        data backlog above which packets are\n"
@@ -72,7 +89,7 @@ static void explain(void)
 		"                      64-bit mask 0x... (bit d: DSCP d);\n"
 		"                      or none                              default none\n"
 		"  trim_limit SIZE     bytes of the queue of trimmed\n"
-		"                      headers                              default 256kb (262144)\n"
+		"                      headers, at most 1gb                 default 256kb (262144)\n"
 		"Only the options given are sent: \"tc qdisc change\" changes those alone.\n");
 }
 
@@ -94,7 +111,7 @@ struct fabric_opt {
 /* In attribute order, which is also the order of "tc qdisc show" */
 static const struct fabric_opt fabric_opts[] = {
 	{ "rate", TCA_FABRIC_RATE, FABRIC_FMT_RATE, 0,
-	  "a rate such as 10gbit, or 0" },
+	  "a rate such as 10gbit or 12.5kbit, or 0" },
 	{ "limit", TCA_FABRIC_LIMIT, FABRIC_FMT_SIZE, 0,
 	  "a size such as 1mb" },
 	{ "ecn_min", TCA_FABRIC_ECN_MIN, FABRIC_FMT_SIZE, 0,
@@ -120,14 +137,166 @@ static bool fabric_opt_is_u64(const struct fabric_opt *o)
 	return o->fmt == FABRIC_FMT_RATE || o->fmt == FABRIC_FMT_DSCPS;
 }
 
+/* A unit of a number, and what one of it is in bit/s (rates) or bytes */
+struct fabric_unit {
+	const char *name;
+	__u64 scale;
+};
+
 /*
- * strtod() and strtoul(), under get_size(), get_rate64() and get_u32(),
- * take a sign, blanks, "inf" and "nan": numbers here start with a digit.
+ * The units of tc's get_rate() and get_rate64() (iproute2 6.1,
+ * lib/utils_math.c), matched in any case as there: "" and "bit" are
+ * bit/s, the "B" ones bytes/s.  Every scale is 2^a x 5^b, below 2^44.
  */
-static bool fabric_starts_numeric(const char *s)
+static const struct fabric_unit fabric_rate_units[] = {
+	{ "", 1 },
+	{ "bit", 1 },
+	{ "kbit", 1000ULL },
+	{ "mbit", 1000000ULL },
+	{ "gbit", 1000000000ULL },
+	{ "tbit", 1000000000000ULL },
+	{ "kibit", 1ULL << 10 },
+	{ "mibit", 1ULL << 20 },
+	{ "gibit", 1ULL << 30 },
+	{ "tibit", 1ULL << 40 },
+	{ "Bps", 8 },
+	{ "KBps", 8000ULL },
+	{ "MBps", 8000000ULL },
+	{ "GBps", 8000000000ULL },
+	{ "TBps", 8000000000000ULL },
+	{ "KiBps", 8ULL << 10 },
+	{ "MiBps", 8ULL << 20 },
+	{ "GiBps", 8ULL << 30 },
+	{ "TiBps", 8ULL << 40 },
+};
+
+/*
+ * The units of tc's get_size(), in bytes: "" is b, "kbit" is 1024 bits
+ * there, as "kb" is 1024 bytes.
+ */
+static const struct fabric_unit fabric_size_units[] = {
+	{ "", 1 },
+	{ "b", 1 },
+	{ "k", 1ULL << 10 },
+	{ "kb", 1ULL << 10 },
+	{ "m", 1ULL << 20 },
+	{ "mb", 1ULL << 20 },
+	{ "g", 1ULL << 30 },
+	{ "gb", 1ULL << 30 },
+	{ "kbit", 1ULL << 7 },
+	{ "mbit", 1ULL << 17 },
+	{ "gbit", 1ULL << 27 },
+};
+
+/* Why a value was refused */
+enum fabric_err {
+	FABRIC_OK,
+	FABRIC_ERR_SYNTAX,	/* not a number as we write them */
+	FABRIC_ERR_UNIT,	/* a number, then no unit of the table */
+	FABRIC_ERR_FRACTION,	/* not a whole number of bit/s or bytes */
+	FABRIC_ERR_RANGE,	/* above what the attribute holds */
+};
+
+/*
+ * A decimal number and a unit, read exactly in integers: "10gbit",
+ * "12.5kbit", "1.5kb", ".5kb", "1.", "1001".  The number starts with a
+ * digit or with a point and a digit: no sign, blank, exponent, hex, inf
+ * or nan (all of which strtod() takes).  Its value times the unit must be
+ * a whole number of the base unit, at most max.  *unitp is set to the
+ * unit's text, for the message.
+ */
+static enum fabric_err fabric_parse_scaled(const char *s,
+					   const struct fabric_unit *units,
+					   unsigned int n_units, __u64 max,
+					   __u64 *val, const char **unitp)
 {
-	return isdigit((unsigned char)s[0]) ||
-	       (s[0] == '.' && isdigit((unsigned char)s[1]));
+	const char *p, *int_end, *frac, *end;
+	bool too_big = false, inexact = false;
+	__u64 whole = 0, part = 0, scale, t;
+	unsigned int i, d;
+
+	for (p = s; isdigit((unsigned char)*p); p++) {
+		d = *p - '0';
+		if (whole > (UINT64_MAX - d) / 10)
+			too_big = true;
+		else
+			whole = whole * 10 + d;
+	}
+	int_end = p;
+	frac = p;
+	if (*p == '.') {
+		frac = ++p;
+		while (isdigit((unsigned char)*p))
+			p++;
+	}
+	end = p;
+	if (int_end == s && end == frac)
+		return FABRIC_ERR_SYNTAX;	/* no digit */
+
+	*unitp = end;
+	for (i = 0; i < n_units; i++)
+		if (!strcasecmp(end, units[i].name))
+			break;
+	if (i == n_units)
+		return FABRIC_ERR_UNIT;
+	scale = units[i].scale;
+
+	/*
+	 * The fraction times the scale, by long multiplication from its last
+	 * digit: every digit of the product below the point must be 0, and
+	 * what is carried over the point is the whole part.  The carry stays
+	 * below scale, so t below 10 x scale.
+	 */
+	for (p = end; p > frac; ) {
+		p--;
+		t = (__u64)(*p - '0') * scale + part;
+		if (t % 10)
+			inexact = true;
+		part = t / 10;
+	}
+	if (inexact)
+		return FABRIC_ERR_FRACTION;
+	if (too_big || part > max || whole > (max - part) / scale)
+		return FABRIC_ERR_RANGE;
+	*val = whole * scale + part;
+	return FABRIC_OK;
+}
+
+/* Decimal digits alone, at most max */
+static enum fabric_err fabric_parse_uint(const char *s, __u64 max, __u64 *val)
+{
+	__u64 v = 0;
+	unsigned int d;
+
+	if (!*s || strspn(s, "0123456789") != strlen(s))
+		return FABRIC_ERR_SYNTAX;
+	for (; *s; s++) {
+		d = *s - '0';
+		if (d > max || v > (max - d) / 10)
+			return FABRIC_ERR_RANGE;
+		v = v * 10 + d;
+	}
+	*val = v;
+	return FABRIC_OK;
+}
+
+/* Hex digits alone, at most 64 bits of them */
+static enum fabric_err fabric_parse_hex64(const char *s, __u64 *val)
+{
+	__u64 v = 0;
+	unsigned int d;
+
+	if (!*s || strspn(s, "0123456789abcdefABCDEF") != strlen(s))
+		return FABRIC_ERR_SYNTAX;
+	for (; *s; s++) {
+		d = isdigit((unsigned char)*s) ? *s - '0' :
+		    tolower((unsigned char)*s) - 'a' + 10;
+		if (v >> 60)
+			return FABRIC_ERR_RANGE;
+		v = v << 4 | d;
+	}
+	*val = v;
+	return FABRIC_OK;
 }
 
 /* One DSCP of a list, advancing *sp past it */
@@ -147,71 +316,130 @@ static int fabric_parse_dscp(const char **sp, unsigned int *dscp)
 }
 
 /* "none", "0x..." or a list of DSCPs and ranges: "46", "10,46", "8-15,46" */
-static int fabric_parse_dscps(const char *s, __u64 *mask)
+static enum fabric_err fabric_parse_dscps(const char *s, __u64 *mask)
 {
 	unsigned int lo, hi, d;
 	__u64 m = 0;
 
 	if (!strcmp(s, "none")) {
 		*mask = 0;
-		return 0;
+		return FABRIC_OK;
 	}
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		if (!isxdigit((unsigned char)s[2]))
-			return -1;
-		return get_u64(mask, s, 16);
-	}
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		return fabric_parse_hex64(s + 2, mask);
 	for (;;) {
 		if (fabric_parse_dscp(&s, &lo))
-			return -1;
+			return FABRIC_ERR_SYNTAX;
 		hi = lo;
 		if (*s == '-') {
 			s++;
 			if (fabric_parse_dscp(&s, &hi) || hi < lo)
-				return -1;
+				return FABRIC_ERR_SYNTAX;
 		}
 		for (d = lo; d <= hi; d++)
 			m |= 1ULL << d;
 		if (!*s)
 			break;
 		if (*s != ',')
-			return -1;
+			return FABRIC_ERR_SYNTAX;
 		s++;
 	}
 	*mask = m;
-	return 0;
+	return FABRIC_OK;
 }
 
-static int fabric_parse_value(const struct fabric_opt *o, const char *arg,
-			      __u64 *val)
+static enum fabric_err fabric_parse_value(const struct fabric_opt *o,
+					  const char *arg, __u64 *val,
+					  const char **unitp)
 {
-	unsigned int size;
-	__u64 bytes;
-	__u32 num;
-
 	switch (o->fmt) {
 	case FABRIC_FMT_RATE:
-		/* resolution 8 bit/s: a rate under 8bit is not "no limit" */
-		if (!fabric_starts_numeric(arg) || get_rate64(&bytes, arg) ||
-		    bytes > UINT64_MAX / 8 || (!bytes && strtod(arg, NULL) != 0))
-			return -1;
-		*val = bytes * 8;
-		return 0;
+		return fabric_parse_scaled(arg, fabric_rate_units,
+					   ARRAY_SIZE(fabric_rate_units),
+					   UINT64_MAX, val, unitp);
 	case FABRIC_FMT_SIZE:
-		if (!fabric_starts_numeric(arg) || get_size(&size, arg))
-			return -1;
-		*val = size;
-		return 0;
+		return fabric_parse_scaled(arg, fabric_size_units,
+					   ARRAY_SIZE(fabric_size_units),
+					   UINT32_MAX, val, unitp);
 	case FABRIC_FMT_NUM:
-		if (!isdigit((unsigned char)arg[0]) || get_u32(&num, arg, 10) ||
-		    num > o->max)
-			return -1;
-		*val = num;
-		return 0;
+		return fabric_parse_uint(arg, o->max, val);
 	case FABRIC_FMT_DSCPS:
 		return fabric_parse_dscps(arg, val);
 	}
-	return -1;
+	return FABRIC_ERR_SYNTAX;
+}
+
+/* The units of a table, for a message: "bit, kbit, ..." */
+static void fabric_sprint_units(char *buf, size_t len,
+				const struct fabric_unit *units,
+				unsigned int n_units)
+{
+	size_t pos = 0;
+	unsigned int i;
+	int w;
+
+	buf[0] = '\0';
+	for (i = 0; i < n_units; i++) {
+		if (!units[i].name[0])
+			continue;
+		w = snprintf(buf + pos, len - pos, "%s%s", pos ? ", " : "",
+			     units[i].name);
+		if (w < 0 || (size_t)w >= len - pos)
+			return;
+		pos += w;
+	}
+}
+
+/* Why the value of o was refused, as the middle of "Illegal ..." */
+static void fabric_sprint_why(char *buf, size_t len,
+			      const struct fabric_opt *o, enum fabric_err err,
+			      const char *unit)
+{
+	bool rate = o->fmt == FABRIC_FMT_RATE;
+	char units[256];
+
+	switch (err) {
+	case FABRIC_OK:
+	case FABRIC_ERR_SYNTAX:
+		break;
+	case FABRIC_ERR_UNIT:
+		if (rate)
+			fabric_sprint_units(units, sizeof(units), fabric_rate_units,
+					    ARRAY_SIZE(fabric_rate_units));
+		else
+			fabric_sprint_units(units, sizeof(units), fabric_size_units,
+					    ARRAY_SIZE(fabric_size_units));
+		snprintf(buf, len, "unknown unit \"%s\" (units: %s; none is %s)",
+			 unit, units, rate ? "bit" : "b");
+		return;
+	case FABRIC_ERR_FRACTION:
+		snprintf(buf, len, "not a whole number of %s",
+			 rate ? "bits per second" : "bytes");
+		return;
+	case FABRIC_ERR_RANGE:
+		if (rate)
+			snprintf(buf, len, "above %llu bits per second",
+				 (unsigned long long)UINT64_MAX);
+		else if (o->fmt == FABRIC_FMT_SIZE)
+			snprintf(buf, len, "above %u bytes", UINT32_MAX);
+		else if (o->fmt == FABRIC_FMT_NUM)
+			snprintf(buf, len, "above %u", o->max);
+		else
+			snprintf(buf, len, "a mask of more than 64 bits");
+		return;
+	}
+	switch (o->fmt) {
+	case FABRIC_FMT_RATE:
+	case FABRIC_FMT_SIZE:
+		snprintf(buf, len, "not a number (digits, an optional fraction, a unit)");
+		break;
+	case FABRIC_FMT_NUM:
+		snprintf(buf, len, "not a whole decimal number");
+		break;
+	case FABRIC_FMT_DSCPS:
+		snprintf(buf, len, "not a list of DSCPs, a mask or none");
+		break;
+	}
 }
 
 static const struct fabric_opt *fabric_find_opt(const char *name)
@@ -230,7 +458,10 @@ static int fabric_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	__u64 val[TCA_FABRIC_MAX + 1] = { 0 };
 	bool given[TCA_FABRIC_MAX + 1] = { false };
 	const struct fabric_opt *o;
+	const char *unit = "";
 	struct rtattr *nest;
+	enum fabric_err err;
+	char why[384];
 	unsigned int i;
 
 	while (argc > 0) {
@@ -245,9 +476,11 @@ static int fabric_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			return -1;
 		}
 		NEXT_ARG();
-		if (fabric_parse_value(o, *argv, &val[o->type])) {
-			fprintf(stderr, "Illegal \"%s\" value \"%s\": want %s\n",
-				o->name, *argv, o->hint);
+		err = fabric_parse_value(o, *argv, &val[o->type], &unit);
+		if (err != FABRIC_OK) {
+			fabric_sprint_why(why, sizeof(why), o, err, unit);
+			fprintf(stderr, "Illegal \"%s\" value \"%s\": %s; want %s\n",
+				o->name, *argv, why, o->hint);
 			return -1;
 		}
 		given[o->type] = true;
@@ -274,7 +507,7 @@ static int fabric_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	return 0;
 }
 
-/* Bit rates with the largest exact decimal unit, as get_rate64() reads */
+/* Bit rates with the largest exact decimal unit, as our parser reads */
 static void fabric_sprint_rate(char *buf, size_t len, __u64 bits)
 {
 	if (!bits)
@@ -289,7 +522,7 @@ static void fabric_sprint_rate(char *buf, size_t len, __u64 bits)
 		snprintf(buf, len, "%llubit", bits);
 }
 
-/* Sizes with the largest exact binary unit, as get_size() reads */
+/* Sizes with the largest exact binary unit, as our parser reads */
 static void fabric_sprint_size(char *buf, size_t len, __u32 bytes)
 {
 	if (!bytes)
@@ -340,8 +573,8 @@ static int fabric_print_opt(struct qdisc_util *qu, FILE *f,
 	const struct fabric_opt *o;
 	char text[256], value[192];
 	unsigned int i;
-	__u64 v64;
-	__u32 v32;
+	__u64 v64 = 0;
+	__u32 v32 = 0;
 
 	if (!opt)
 		return 0;
@@ -365,7 +598,12 @@ static int fabric_print_opt(struct qdisc_util *qu, FILE *f,
 
 		switch (o->fmt) {
 		case FABRIC_FMT_RATE:
-			print_lluint(PRINT_JSON, o->name, NULL, v64);
+			/*
+			 * "rate" as tbf and htb give it: bytes/s, so any bits
+			 * short of a byte are lost; "rate_bits" is exact.
+			 */
+			print_rate(false, PRINT_JSON, o->name, NULL, v64 / 8);
+			print_lluint(PRINT_JSON, "rate_bits", NULL, v64);
 			fabric_sprint_rate(value, sizeof(value), v64);
 			break;
 		case FABRIC_FMT_SIZE:

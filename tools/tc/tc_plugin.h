@@ -47,6 +47,9 @@ struct qdisc_util {
 			 __u32 block_idx, bool *p_has);
 };
 
+/* What q_fabric.so exports: tc's dlsym() finds "fabric_qdisc_util" */
+extern struct qdisc_util fabric_qdisc_util;
+
 /* include/color.h: COLOR_NONE is the seventh enumerator */
 enum color_attr {
 	COLOR_IFNAME,
@@ -75,16 +78,15 @@ int addattr_nest_end(struct nlmsghdr *n, struct rtattr *nest);
 int parse_rtattr_flags(struct rtattr *tb[], int max, struct rtattr *rta,
 		       int len, unsigned short flags);
 
-/* lib/utils.c */
+/*
+ * lib/utils.c.  The number parsers are not used: get_rate64() and
+ * get_size() (lib/utils_math.c) go through a double and lose bits
+ * ("1001bit" is 1000 bit/s, "0.5b" 0 bytes), so q_fabric.c parses every
+ * number itself, exactly.
+ */
 void incomplete_command(void);	/* prints a hint and exit()s */
 void invarg(const char *msg, const char *arg);	/* prints msg and exit()s */
 bool matches(const char *prefix, const char *string);
-int get_u32(__u32 *val, const char *arg, int base);
-int get_u64(__u64 *val, const char *arg, int base);
-
-/* lib/utils_math.c: get_rate64() answers BYTES per second */
-int get_rate64(__u64 *rate, const char *str);
-int get_size(unsigned int *size, const char *str);
 
 /*
  * lib/json_print.c.  Printing goes to stdout (not to the FILE * that tc
@@ -122,6 +124,22 @@ static inline int print_string(enum output_type t, const char *key,
 			       const char *fmt, const char *value)
 {
 	return print_color_string(t, COLOR_NONE, key, fmt, value);
+}
+
+/*
+ * rate is in BYTES per second: JSON gets it as a number, text as bits
+ * with a decimal (or, with use_iec, binary) unit, "10Gbit".  In
+ * lib/json_print.c since 5.11, the same signature to 6.19; tc_print_rate()
+ * (tc/tc_util.c) only adds tc's -iec.
+ */
+int print_color_rate(bool use_iec, enum output_type t, enum color_attr color,
+		     const char *key, const char *fmt, unsigned long long rate);
+
+static inline int print_rate(bool use_iec, enum output_type t,
+			     const char *key, const char *fmt,
+			     unsigned long long rate)
+{
+	return print_color_rate(use_iec, t, COLOR_NONE, key, fmt, rate);
 }
 
 /* include/utils.h: step to an option's value, or exit() if there is none */
