@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Trimming, IPv4 and IPv6.  A burst of 1000-byte UDP datagrams into a
-# 1 Mbit/s port with trim_at 20kb: those with the trimmable DSCP (10) that
+# Trimming, IPv4 and IPv6.  A burst of 1000-byte UDP datagrams into a port
+# with trim_at 20kb that cannot drain meanwhile (1 kbit/s, raised after the
+# burst to deliver it): those with the trimmable DSCP (10) that
 # arrive above trim_at reach the receiver's socket cut to trim_size (128
 # bytes of IP datagram: 100 bytes of UDP payload over IPv4, 80 over IPv6),
 # with DSCP 11, a valid checksum (the kernel checked it) and the right
@@ -12,19 +13,20 @@ source "$(dirname "$0")/../lib.sh"
 
 U="$(dirname "$0")/../udpburst.py"
 switch_topo
-tcf -n "$R" qdisc add dev r1 root fabric rate 1mbit limit 60kb trim_at 20kb \
+tcf -n "$R" qdisc add dev r1 root fabric rate 1kbit limit 60kb trim_at 20kb \
 	trim_size 128 trim_dscp 11 trim_dscp_in 10 trim_limit 64kb
-check $? "port: rate 1mbit limit 60kb trim_at 20kb trim_size 128 trim_dscp 11 trim_dscp_in 10"
+check $? "port: rate 1kbit limit 60kb trim_at 20kb trim_size 128 trim_dscp 11 trim_dscp_in 10"
 
 burst() { # ADDR TOS -> receiver JSON
 	local out
 	out=$(mktemp)
-	ip netns exec "$B" python3 "$U" recv "$1" 7100 --idle 3 >"$out" 2>/dev/null &
-	sleep 0.5
+	udp_recv "$B" "$out" "$1" 7100 --idle 3
 	ip netns exec "$A" python3 "$U" send "$1" 7100 --count 150 --size 1000 --tos "$2" >/dev/null
+	tcf -n "$R" qdisc change dev r1 root fabric rate 100mbit
 	wait
+	tcf -n "$R" qdisc change dev r1 root fabric rate 1kbit
 	cat "$out"
-	rm -f "$out"
+	rm -f "$out" "$out.err"
 }
 
 csum_errors() {
