@@ -11,12 +11,13 @@
  * the target down (additive phase); increases halve the gap to the target,
  * raising the target by the additive step in the additive phase; while
  * CNPs continue only every (NCLPI + 1)-th increase half increases; the
- * episode ends within 0.1 Gbps of line rate.
+ * episode ends within episode_end_gap_ppm of line rate (0.1 Gbps at 400).
  *
- * Time only moves through explicit calls: dcqcn_step() runs one elapsed
- * boundary, so a caller replays the boundaries that passed since its last
- * event ("catch-up", notes 1.7), in order, before it accounts new CNPs.
- * Rates are kb/s; alpha is Q16.  The state fits in icsk_ca_priv.
+ * Time only moves through explicit calls: dcqcn_catch_up() replays the
+ * boundaries that passed since the caller's last event ("catch-up", notes
+ * 1.7), in order and bounded, before the caller accounts new CNPs;
+ * dcqcn_step() runs a single one.  Rates are kb/s; alpha is Q16.  The
+ * state fits in icsk_ca_priv.
  */
 #ifndef _NET_DCQCN_H
 #define _NET_DCQCN_H
@@ -36,10 +37,23 @@ struct dcqcn_params {
 
 #define DCQCN_P(p, name) ((p)->v[DCQCN_ATTR_##name])
 
-/* The episode ends when the rate is within this of line rate (kb/s). */
-#define DCQCN_END_GAP_KBPS	100000U
+/*
+ * The floor is never below this absolute rate (kb/s, 1 Mbit/s), nor above
+ * line rate: with minimum_rate_percentage 0 the rate would otherwise reach
+ * 0, which TCP's pacing reads as "no pacing", so the most congested flow
+ * would send unpaced.
+ */
+#define DCQCN_MIN_RATE_KBPS	1000U
+/*
+ * The smallest episode-end gap (kb/s).  An increase halves the integer gap
+ * to line rate rounding it up, so a gap of 1 kb/s stays 1 kb/s: the strict
+ * "<" needs 2 for the episode to end.
+ */
+#define DCQCN_MIN_END_GAP_KBPS	2U
 /* Catch-up bound: past this many boundaries the episode has ended. */
 #define DCQCN_MAX_CATCHUP	4096U
+/* dcqcn_catch_up(): set in its result when it closed the episode. */
+#define DCQCN_CATCHUP_LIMIT	0x80000000U
 
 /* What a run of the loop did (the tracepoint's "phase"). */
 enum dcqcn_phase {
@@ -57,7 +71,8 @@ enum dcqcn_phase {
 struct dcqcn {
 	u64 next_run;		/* ns: the next half-interval boundary */
 	u32 line_kbps;
-	u32 floor_kbps;
+	u32 floor_kbps;		/* never below DCQCN_MIN_RATE_KBPS */
+	u32 end_gap_kbps;	/* the episode ends strictly within this */
 	u32 rc_kbps;		/* current rate */
 	u32 rt_kbps;		/* target rate */
 	u32 step_kbps;		/* additive step, fixed per episode */
@@ -86,6 +101,19 @@ void dcqcn_init(struct dcqcn *d, const struct dcqcn_params *p);
 
 /* Runs the boundary that elapsed by now, if any: returns true if it ran. */
 bool dcqcn_step(struct dcqcn *d, u64 now);
+
+/*
+ * Replays, in order, every boundary that has passed by now, calling
+ * run(d, t, ctx) after each (t: that run's boundary) unless run is NULL.
+ * After DCQCN_MAX_CATCHUP of them the episode has long ended (notes 1.7)
+ * and is closed at line rate.  Returns the number of runs, ORed with
+ * DCQCN_CATCHUP_LIMIT if it closed the episode.  The TCP module and
+ * ccreplay both catch up through it, so they behave the same.
+ */
+unsigned int dcqcn_catch_up(struct dcqcn *d, u64 now,
+			    void (*run)(const struct dcqcn *d, u64 t, void *ctx),
+			    void *ctx);
+
 /* Counts packets sent (data packets only). */
 void dcqcn_on_tx(struct dcqcn *d, u32 pkts);
 /* Counts n CNPs that arrived at now; the first one outside an episode

@@ -5,7 +5,9 @@
  * and the initial congestion estimate.  The single table behind the
  * module parameters, the net.dcqcn.* sysctls and ccreplay --set; an
  * X-macro list without include guard (define DCQCN_ATTR, include, undefine).
- * Fractions are thousandths: initial_target_rate_percentage 900 is 0.90.
+ * Fractions are thousandths: initial_target_rate_percentage 900 is 0.90;
+ * the one exception is episode_end_gap_ppm, in parts per million because
+ * its default, 0.1 Gbit/s at 400 Gbit/s, is 0.25 thousandths.
  */
 DCQCN_ATTR(enable_ecn, BOOL, 1, 0, 1,
 	   "1: send ECT and let CNPs (echoed CE marks) drive the rate; 0: Not-ECT, line rate")
@@ -27,3 +29,5 @@ DCQCN_ATTR(minimum_rate_percentage, U32, 100, 0, 1000,
 	   "Floor of the rate while congested, thousandths of data_rate_mbps")
 DCQCN_ATTR(initial_alpha, U32, 1000, 0, 1000,
 	   "Congestion estimate at the first episode, thousandths")
+DCQCN_ATTR(episode_end_gap_ppm, U32, 250, 1, 1000000,
+	   "Episode ends within this of line rate, ppm: 250 (0.1 Gb/s at 400) is 0.25 thousandths")

@@ -147,6 +147,19 @@ struct nscc_ack {
 #define NSCC_NO_RTT	U64_MAX
 #define NSCC_PEN_MAX	127
 
+/*
+ * What the core is made for, per event (ccreplay refuses more): bytes up
+ * to 2^40 (1 TiB), no less than the largest window the attributes allow
+ * (6e11 bytes from rate x RTT; 10^6 packets of ccreplay's largest 2^20-byte
+ * --mtu is just under 2^40), and small enough that Q16 byte products stay
+ * within 64 bits; an RTT or service time up to 10^12 ns (1000 s), far from
+ * NSCC_NO_RTT and from wrapping when the base RTT's hysteresis is added.
+ * The core's own sums saturate (in-flight bytes at +-2^62), so no number
+ * of events can overflow them.
+ */
+#define NSCC_MAX_EVENT_BYTES	BIT_ULL(40)
+#define NSCC_MAX_RTT_NS		1000000000000ULL
+
 extern const char * const nscc_flavour_names[2];
 extern const struct fabric_attr_desc nscc_attr_descs[NSCC_ATTR_COUNT];
 extern const char * const nscc_routine_names[NSCC_R_COUNT];

@@ -11,7 +11,8 @@
  *   beta   = -alpha / sqrt(fs_max_cwnd)
  *
  * Below the target the window grows by ai per RTT; above it, at most once
- * per RTT, it shrinks by beta x (delay - target) / delay, at most max_mdf.
+ * per RTT, it shrinks by beta x (delay - target) / delay, at most max_mdf
+ * (a zero delay, at a zero target, is no excess and no decrease).
  * Timeouts and fast recovery cut by max_mdf; retx_reset_threshold
  * consecutive timeouts drop it to min_cwnd.  Windows are Q16 packets and
  * may go below one packet: the sender then paces one packet every
@@ -77,6 +78,13 @@ void swift_init(struct swift *s, const struct swift_params *p, u32 cwnd_milli);
 
 /* The target delay (ns) for the current window. */
 u32 swift_target(const struct swift *s);
+
+/*
+ * The largest delay and srtt (ns) the core is made for, 1000 s: srtt << 16
+ * (for the pacing gap) and the Q16 products stay within 64 bits with room
+ * to spare.  TCP's RTTs are far below it; ccreplay refuses larger values.
+ */
+#define SWIFT_MAX_DELAY_NS	1000000000000ULL
 
 /*
  * An ACK at now of acked packets with this delay; srtt is the RTT that

@@ -6,13 +6,20 @@
  * what the page leaves open (section 1.5): initial alpha from an
  * attribute; alpha updated before the cut; counts cleared after each
  * reduction half and at the episode's end; the NCLPI counter reset at
- * episode start; the episode ends strictly within 0.1 Gbps; the floor
+ * episode start; the episode ends strictly within the end gap; the floor
  * applies to the current rate only; additive-phase reductions literal
  * (they may raise the current rate, vector D4).
  *
- * Pure C, no clock: dcqcn_step() runs one boundary that has elapsed, so
- * callers replay missed boundaries in order (catch-up, notes 1.7) instead
- * of running a timer.  Rates in kb/s (u32 holds 3.2 Tb/s), alpha Q16.
+ * Beyond the page: the end gap scales with line rate (episode_end_gap_ppm,
+ * the page's 0.1 Gbps at 400 Gbps), so slow links still recover through
+ * additive increase; the floor is never below DCQCN_MIN_RATE_KBPS, so the
+ * rate never reaches 0; the floor bounds every change of the current rate,
+ * increases included (the target may be below it, 1.5 item 6).
+ *
+ * Pure C, no clock: dcqcn_catch_up() replays the boundaries that have
+ * elapsed, in order and bounded (notes 1.7), instead of a timer; it is the
+ * TCP module's and ccreplay's one catch-up.  Rates in kb/s (u32 holds 3.2
+ * Tb/s), alpha Q16.
  *
  * References: Zhu et al., "Congestion Control for Large-Scale RDMA
  * Deployments", SIGCOMM 2015 (the paper this loop departs from);
@@ -55,10 +62,14 @@ void dcqcn_params_init(struct dcqcn_params *p)
 void dcqcn_init(struct dcqcn *d, const struct dcqcn_params *p)
 {
 	u64 line = (u64)DCQCN_P(p, data_rate_mbps) * 1000;
+	u64 floor = div_u64(line * DCQCN_P(p, minimum_rate_percentage), 1000);
+	u64 gap = div_u64(line * DCQCN_P(p, episode_end_gap_ppm), 1000000);
 
 	*d = (struct dcqcn){ 0 };
 	d->line_kbps = line;
-	d->floor_kbps = div_u64(line * DCQCN_P(p, minimum_rate_percentage), 1000);
+	d->floor_kbps = max(floor, min_t(u64, DCQCN_MIN_RATE_KBPS, line));
+	/* line x ppm / 10^6: 0.1 Gbps at 400 Gbps and the default 250 ppm. */
+	d->end_gap_kbps = max_t(u64, gap, DCQCN_MIN_END_GAP_KBPS);
 	d->rc_kbps = d->line_kbps;
 	d->rt_kbps = d->line_kbps;
 	d->half_ns = max_t(u32, DCQCN_P(p, control_interval_ns) / 2, 1);
@@ -70,6 +81,14 @@ void dcqcn_init(struct dcqcn *d, const struct dcqcn_params *p)
 	d->nais = max_t(u32, DCQCN_P(p, number_active_increase_steps), 1);
 	d->nclpi = DCQCN_P(p, num_of_control_loops_per_increase);
 	d->enable = DCQCN_P(p, enable_ecn);
+}
+
+/* Every change of the current rate goes through here: never below the
+ * floor while congested, whether a reduction or an increase made it.
+ */
+static void dcqcn_set_rc(struct dcqcn *d, u64 rate)
+{
+	d->rc_kbps = max_t(u64, rate, d->floor_kbps);
 }
 
 static void dcqcn_clear_counts(struct dcqcn *d)
@@ -96,19 +115,23 @@ static enum dcqcn_phase dcqcn_reduce(struct dcqcn *d, bool start)
 	enum dcqcn_phase ph = DCQCN_RUN_NO_CNP;
 
 	if (d->cnp_cnt) {
-		if (d->rcount >= d->fra) {
+		/* The episode's first reduction is a cut even when
+		 * fast_recovery_attempt is 0 (rcount 0 >= FRA).
+		 */
+		if (!start && d->rcount >= d->fra) {
 			/* Additive phase: step the target down, meet halfway. */
 			d->rt_kbps -= min(d->rt_kbps, d->step_kbps);
-			d->rc_kbps = ((u64)d->rc_kbps + d->rt_kbps) / 2;
+			dcqcn_set_rc(d, ((u64)d->rc_kbps + d->rt_kbps) / 2);
 			d->rcount--;
 			ph = DCQCN_RUN_AI_DOWN;
 		} else {
 			/* Episode start or fast recovery: cut by alpha / 2. */
-			d->rc_kbps -= ((u64)d->rc_kbps * d->alpha) >> 17;
+			u64 cut = ((u64)d->rc_kbps * d->alpha) >> 17;
+
+			dcqcn_set_rc(d, d->rc_kbps - cut);
 			d->rcount = 0;
 			ph = start ? DCQCN_RUN_START : DCQCN_RUN_CUT;
 		}
-		d->rc_kbps = max(d->rc_kbps, d->floor_kbps);
 	}
 	dcqcn_clear_counts(d);
 	return ph;
@@ -127,9 +150,9 @@ static enum dcqcn_phase dcqcn_increase(struct dcqcn *d)
 	if (d->rcount >= d->fra)
 		d->rt_kbps = min_t(u64, (u64)d->rt_kbps + d->step_kbps,
 				   d->line_kbps);
-	d->rc_kbps = ((u64)d->rc_kbps + d->rt_kbps) / 2;
+	dcqcn_set_rc(d, ((u64)d->rc_kbps + d->rt_kbps) / 2);
 	d->rcount++;
-	if (d->line_kbps - d->rc_kbps < DCQCN_END_GAP_KBPS) {
+	if (d->line_kbps - d->rc_kbps < d->end_gap_kbps) {
 		dcqcn_end_episode(d);
 		return DCQCN_RUN_END;
 	}
@@ -159,6 +182,26 @@ bool dcqcn_step(struct dcqcn *d, u64 now)
 		return false;
 	dcqcn_run(d, d->next_run, false);
 	return true;
+}
+
+unsigned int dcqcn_catch_up(struct dcqcn *d, u64 now,
+			    void (*run)(const struct dcqcn *d, u64 t, void *ctx),
+			    void *ctx)
+{
+	unsigned int n = 0;
+	u64 t = d->next_run;
+
+	while (n < DCQCN_MAX_CATCHUP && dcqcn_step(d, now)) {
+		if (run)
+			run(d, t, ctx);
+		t = d->next_run;
+		n++;
+	}
+	if (n == DCQCN_MAX_CATCHUP && d->congested) {
+		dcqcn_end_episode(d);
+		n |= DCQCN_CATCHUP_LIMIT;
+	}
+	return n;
 }
 
 void dcqcn_on_tx(struct dcqcn *d, u32 pkts)

@@ -54,20 +54,29 @@ static void tcp_dcqcn_count_run(struct sock *sk, struct fabric_net *fn,
 	trace_dcqcn_run(sk, d, t);
 }
 
-/* Replays the boundaries that have passed by now. */
+struct tcp_dcqcn_catch_up_ctx {
+	struct sock *sk;
+	struct fabric_net *fn;
+};
+
+/* dcqcn_catch_up() calls this after each run: count it, trace it. */
+static void tcp_dcqcn_catch_up_run(const struct dcqcn *d, u64 t, void *ctx)
+{
+	struct tcp_dcqcn_catch_up_ctx *c = ctx;
+
+	tcp_dcqcn_count_run(c->sk, c->fn, d, t);
+}
+
+/* Replays the boundaries that have passed by now: the core's bounded
+ * catch-up, the same as ccreplay's; it closes the episode at the bound.
+ */
 static void tcp_dcqcn_catch_up(struct sock *sk, struct fabric_net *fn,
 			       struct dcqcn *d, u64 now)
 {
-	unsigned int n = 0;
-	u64 t = d->next_run;
+	struct tcp_dcqcn_catch_up_ctx c = { .sk = sk, .fn = fn };
 
-	while (n < DCQCN_MAX_CATCHUP && dcqcn_step(d, now)) {
-		tcp_dcqcn_count_run(sk, fn, d, t);
-		t = d->next_run;
-		n++;
-	}
-	if (n == DCQCN_MAX_CATCHUP && d->congested) {
-		dcqcn_end_episode(d);
+	if (dcqcn_catch_up(d, now, tcp_dcqcn_catch_up_run, &c) &
+	    DCQCN_CATCHUP_LIMIT) {
 		fabric_net_stat_add(fn, TCP_DCQCN_STAT_CATCHUP_LIMIT, 1);
 		fabric_net_stat_add(fn, TCP_DCQCN_STAT_EPISODES_ENDED, 1);
 	}
@@ -80,8 +89,12 @@ static void tcp_dcqcn_apply(struct sock *sk, const struct dcqcn *d)
 	u64 rate = (u64)d->rc_kbps * 125;	/* bytes per second */
 	u32 srtt_us = tp->srtt_us >> 3;
 
+	/* The core keeps the rate above 0; still never write 0, which TCP's
+	 * pacing reads as "no pacing" (even under SO_MAX_PACING_RATE 0).
+	 */
 	WRITE_ONCE(sk->sk_pacing_rate,
-		   min_t(u64, rate, READ_ONCE(sk->sk_max_pacing_rate)));
+		   max_t(u64, min_t(u64, rate,
+				    READ_ONCE(sk->sk_max_pacing_rate)), 1));
 	if (srtt_us && tp->mss_cache) {
 		u64 cwnd = fabric_muldiv(2 * rate, srtt_us,
 					 (u64)USEC_PER_SEC * tp->mss_cache,

@@ -34,6 +34,10 @@
 #define NSCC_DELAY_CAP	1000000000ULL
 /* UET base-RTT hysteresis (about 1 us). */
 #define NSCC_UET_HYST	1000ULL
+/* In-flight bytes saturate at +-2^62, so no run of events, whatever their
+ * sizes, can overflow the signed count (undefined behaviour in C).
+ */
+#define NSCC_INFLIGHT_MAX	((s64)BIT_ULL(62))
 
 const char * const nscc_flavour_names[2] = {
 	[NSCC_FLAVOUR_MRC] = "mrc",
@@ -168,7 +172,13 @@ static inline bool nscc_uet(const struct nscc *n)
 
 static void nscc_release(struct nscc *n, u64 bytes)
 {
-	n->inflight -= (s64)min_t(u64, bytes, S64_MAX);
+	s64 b = min_t(u64, bytes, NSCC_INFLIGHT_MAX);
+
+	/* b - MAX >= -MAX and inflight - b >= -2^63: neither overflows */
+	if (n->inflight < b - NSCC_INFLIGHT_MAX)
+		n->inflight = -NSCC_INFLIGHT_MAX;
+	else
+		n->inflight -= b;
 }
 
 /* cwnd = max(cwnd - bytes, MTU) */
@@ -483,7 +493,13 @@ enum nscc_routine nscc_on_loss(struct nscc *n, u64 bytes)
 
 enum nscc_routine nscc_on_send(struct nscc *n, u64 bytes)
 {
-	n->inflight += (s64)min_t(u64, bytes, S64_MAX);
+	s64 b = min_t(u64, bytes, NSCC_INFLIGHT_MAX);
+
+	/* saturates like nscc_release() */
+	if (n->inflight > NSCC_INFLIGHT_MAX - b)
+		n->inflight = NSCC_INFLIGHT_MAX;
+	else
+		n->inflight += b;
 	return NSCC_R_SEND;
 }
 

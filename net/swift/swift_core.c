@@ -141,8 +141,10 @@ enum swift_decision swift_on_ack(struct swift *s, u64 now, u64 delay,
 	s->last_target = target;
 	s->last_delay = min_t(u64, delay, U32_MAX);
 	if (delay < target) {
+		/* ai x acked < 2^58: the Q16 quotient in 128 bits */
 		if (cwnd >= Q16_ONE)
-			cwnd += div64_u64((u64)s->ai * acked << 16, cwnd);
+			cwnd += fabric_muldiv((u64)s->ai * acked, Q16_ONE,
+					      cwnd, false);
 		else
 			cwnd += (u64)s->ai * acked;
 		d = SWIFT_AI;
@@ -151,7 +153,12 @@ enum swift_decision swift_on_ack(struct swift *s, u64 now, u64 delay,
 	} else if (!swift_can_decrease(s, now, srtt)) {
 		d = SWIFT_HOLD;
 	} else {
-		u64 f = div64_u64((u64)s->beta * (delay - target), delay);
+		/* beta x excess / delay, the product in 128 bits.  A zero
+		 * delay reaches here only with a zero target: no excess, so
+		 * no decrease (and no division by zero).
+		 */
+		u64 f = delay ? fabric_muldiv(s->beta, delay - target, delay,
+					      false) : 0;
 
 		f = Q16_ONE - min_t(u64, f, Q16_ONE);
 		cwnd = swift_cut(s, max_t(u64, f, Q16_ONE - s->mdf));

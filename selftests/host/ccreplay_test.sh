@@ -4,7 +4,11 @@
 # tools/ccreplay: the command-line contract (header, one row per event,
 # --set by sysctl name, errors naming the line) and a few numbers worked
 # by hand from the MRC page's defaults (nominal packet 4156, max window
-# 450000, target 4500, fair increase 20780 B per window).  TAP output.
+# 450000, target 4500, fair increase 20780 B per window); then the fixes
+# of the cores seen through it (Swift's zero delay, DCQCN's end gap,
+# fast_recovery_attempt 0 and bounded catch-up) and the input limits
+# (--help "Limits": values beyond what a core takes are refused with the
+# line number).  TAP output.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -14,7 +18,7 @@ source "$top/selftests/lib/tap.sh"
 col() { awk -v r="$1" -v c="$2" 'NR == r + 1 { print $c }' "$t/out"; }
 
 echo "TAP version 13"
-echo "1..14"
+echo "1..33"
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 
@@ -78,4 +82,96 @@ tap_ok $? "--set out of range fails (gamma=1001)"
 "$CCR" --algo nscc --set no_such=1 </dev/null >/dev/null 2>"$t/err"
 [[ $? -ne 0 ]] && grep -q 'no attribute no_such' "$t/err"
 tap_ok $? "--set of an unknown attribute fails"
+
+# Swift: a 0 ns sample at a 0 target (no base, no flow scaling, no hops) is
+# no excess, so no decrease; it once divided by the delay (SIGFPE).
+printf '0 ack rtt=0 acked=1\n' |
+	"$CCR" --algo swift --set base_target_ns=0 --set fs_range_ns=0 --set hops=0 >"$t/out"
+[[ $? -eq 0 && $(col 1 0) == "0 ack 10000 0 0" ]]
+tap_ok $? "swift: a zero delay at a zero target leaves the window (10000), no SIGFPE"
+
+# DCQCN: fast_recovery_attempt 0 still begins the episode with a cut, the
+# note's D1: 100 packets, one CNP, alpha 0.505, 400 x (1 - 0.505 / 2).
+printf '0 tx pkts=100\n0 cnp\n' | "$CCR" --algo dcqcn --set fast_recovery_attempt=0 >"$t/out"
+[[ $(col 2 0) == "0 cnp 299002.076 400000.000 0.504990 0 1" ]]
+tap_ok $? "dcqcn: fast_recovery_attempt=0, the first CNP cuts to 299002.076 (not 398000)"
+
+# DCQCN: the end gap scales with line rate (250 ppm: 100 kb/s at 400
+# Mbit/s), so at 400 Mbit/s the loop reaches additive increase (rcount 4
+# at 157.5 us) and ends at 427.5 us, as at 400 Gbit/s.
+"$CCR" --algo dcqcn --list | grep -q '^episode_end_gap_ppm  *250  *\[1\.\.1000000\]'
+tap_ok $? "dcqcn: --list has episode_end_gap_ppm 250 [1..1000000]"
+printf '0 tx pkts=100\n0 cnp\n157500 tick\n427500 tick\n' |
+	"$CCR" --algo dcqcn --set data_rate_mbps=400 >"$t/out"
+[[ $(col 3 0) == "157500 tick 393.687 400.000 0.003937 4 1" &&
+   $(col 4 0) == "427500 tick 400.000 400.000 0.000000 10 0" ]]
+tap_ok $? "dcqcn: at 400 Mbit/s additive increase comes (rcount 4) before the end at 427.5 us"
+
+# DCQCN: ccreplay catches up through the core's dcqcn_catch_up(), bounded
+# as in the module.  fast_recovery_attempt 1, num_of_control_loops_per_
+# increase 0 and 1000 steps (40 Mbit/s): every interval's CNP makes an
+# increase and then an additive-phase reduction, one step down; after
+# 2100 of them, at 94.465 ms, climbing back to line rate takes more than
+# 4096 boundaries.  After 4095 silent ones the episode goes on; after
+# 4096 the bound closes it at line rate (unbounded, it went on).
+awk 'BEGIN { print "0 tx pkts=100"; print "0 cnp";
+	     for (k = 0; k < 2100; k++) print 45000 * k + 10000, "cnp" }' >"$t/cnps"
+dcqcn_long() {
+	{ cat "$t/cnps"; echo "$1 tick"; } |
+		"$CCR" --algo dcqcn --set fast_recovery_attempt=1 \
+			--set num_of_control_loops_per_increase=0 \
+			--set number_active_increase_steps=1000 | tail -n1 | cut -d' ' -f3,7
+}
+[[ $(dcqcn_long $((94465000 + 4095 * 22500))) == "397800.000 1" ]]
+tap_ok $? "dcqcn: 4095 silent boundaries replayed, the episode goes on (397800)"
+[[ $(dcqcn_long $((94465000 + 4096 * 22500))) == "400000.000 0" ]]
+tap_ok $? "dcqcn: 4096 silent boundaries, the catch-up limit ends it at line rate"
+printf '0 tx pkts=100\n0 cnp\n1000000000000 tick\n' | "$CCR" --algo dcqcn >"$t/out"
+[[ $(col 3 0 | cut -d' ' -f3,7) == "400000.000 0" ]]
+tap_ok $? "dcqcn: one CNP, then a tick 1000 s later: line rate, not congested"
+
+# Input limits: beyond them ccreplay stops with the line number, exit 1.
+# refused TRACE ARGS... : exit 1 and "line 2: PATTERN" on stderr ($want).
+refused() {
+	local trace=$1
+	shift
+	printf "$trace" | "$CCR" "$@" >/dev/null 2>"$t/err"
+	[[ $? -eq 1 ]] && grep -q "^ccreplay: line 2: $want" "$t/err"
+}
+want='bytes=18446744073709551615 is above the limit 1099511627776'
+refused '0 send bytes=1\n0 send bytes=18446744073709551615\n' --algo nscc
+tap_ok $? "nscc: bytes=2^64-1 is refused, naming line 2 and the limit 2^40"
+printf '0 send bytes=1099511627776\n0 send bytes=1099511627776\n0 ack bytes=1099511627776 rtt=1000000000000 service=1000000000000 pen=127 ecn=1 restore=1\n' |
+	"$CCR" --algo nscc >"$t/out" 2>"$t/err"
+[[ $? -eq 0 && ! -s $t/err && $(col 2 5) == 2199023255552 && $(col 3 5) == 1099511627776 ]]
+tap_ok $? "nscc: every key at its limit is accepted"
+want='rtt=1000000000001 is above the limit 1000000000000'
+refused '0 send bytes=1\n0 trim bytes=1 rtt=1000000000001\n' --algo nscc
+tap_ok $? "nscc: rtt= above 10^12 ns is refused"
+want='service=18446744073709551615 is above'
+refused '0 send bytes=1\n0 ack bytes=1 rtt=1 service=18446744073709551615\n' --algo nscc
+tap_ok $? "nscc: service= above 10^12 ns is refused"
+want='ecn=2 is above the limit 1'
+refused '0 send bytes=1\n0 ack bytes=1 ecn=2\n' --algo nscc
+tap_ok $? "nscc: ecn= is 0 or 1"
+want='pen=128 is above the limit 127'
+refused '0 send bytes=1\n0 ack bytes=1 pen=128\n' --algo nscc
+tap_ok $? "nscc: pen= above 127 is refused"
+want='n=4294967296 is above the limit 4294967295'
+refused '0 tick\n0 cnp n=4294967296\n' --algo dcqcn
+tap_ok $? "dcqcn: n= above 2^32-1 is refused"
+want='rtt=1000000000001 is above the limit 1000000000000'
+refused '0 ack rtt=1\n0 ack rtt=1000000000001\n' --algo swift
+tap_ok $? "swift: rtt= above 10^12 ns is refused"
+want='srtt=18446744073709551615 is above'
+refused '0 ack rtt=1\n0 rto srtt=18446744073709551615\n' --algo swift
+tap_ok $? "swift: srtt= above 10^12 ns is refused"
+want='the time is above the limit 10^18 ns'
+refused '1000000000000000000 tick\n1000000000000000001 tick\n' --algo dcqcn
+tap_ok $? "the time is at most 10^18 ns (10^18 accepted, 10^18 + 1 refused)"
+want='the time is above'
+refused '0 ack rtt=1\n18446744073709551615 ack rtt=1\n' --algo swift
+tap_ok $? "a time of 2^64-1 is refused"
+"$CCR" --help | grep -q '^Limits:' && "$CCR" --help | grep -q 'bytes=  *<= 1099511627776'
+tap_ok $? "--help lists the limits"
 exit $tap_rc

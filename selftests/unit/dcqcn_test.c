@@ -782,6 +782,233 @@ static void t_nclpi_max(void)
 	TAP_EQ(ups, 1, "NCLPI 65535: the 65536th CNP-seeing increase half increases");
 }
 
+/* ------------------------------------------------------------------ */
+/* The fixes: end gap, absolute minimum, floor, FRA 0, catch-up */
+
+/* Plays D1 at a line rate of mbps, then no CNPs until the episode ends:
+ * returns the rcount of the increase that ended it (0 if none did), and
+ * in *ai whether an additive increase came first.
+ */
+static s32 d1_recovery(u32 mbps, u32 ppm, bool *ai, u32 *gap)
+{
+	struct dcqcn_params p;
+	struct dcqcn d;
+	u64 b;
+
+	dcqcn_params_init(&p);
+	DCQCN_P(&p, data_rate_mbps) = mbps;
+	DCQCN_P(&p, episode_end_gap_ppm) = ppm;
+	setup_with(&d, &p);
+	*gap = d.end_gap_kbps;
+	*ai = false;
+	event(&d, 0, 100, 1);
+	for (b = 22500; d.congested && b <= 100000 * US; b += 22500) {
+		dcqcn_step(&d, b);
+		*ai |= d.last_phase == DCQCN_RUN_AI_UP;
+	}
+	return d.congested || d.last_phase != DCQCN_RUN_END ? 0 : d.rcount;
+}
+
+/*
+ * The end gap is episode_end_gap_ppm of line rate: 250 ppm is the page's
+ * 0.1 Gb/s at 400 Gb/s (D2 ends at rcount 10, as before), and 100 kb/s at
+ * 400 Mb/s, where the old fixed 0.1 Gb/s ended the episode at the first
+ * increase (349.5 Mb/s is within 100 Mb/s of 400) and additive increase
+ * never came.
+ */
+static void t_end_gap_ppm(void)
+{
+	struct dcqcn_params p;
+	bool ai;
+	u32 gap;
+	s32 rc;
+
+	dcqcn_params_init(&p);
+	TAP_EQ(DCQCN_P(&p, episode_end_gap_ppm), 250,
+	       "end gap ppm: default 250 ppm (0.25 thousandths)");
+	rc = d1_recovery(400000, 250, &ai, &gap);
+	TAP_EQ(gap, 100000, "end gap ppm: 400 Gb/s x 250 ppm = 0.1 Gb/s");
+	TAP_EQ(rc, 10, "end gap ppm: 400 Gb/s, D2 still ends at rcount 10");
+	rc = d1_recovery(400, 250, &ai, &gap);
+	TAP_EQ(gap, 100, "end gap ppm: 400 Mb/s x 250 ppm = 100 kb/s");
+	tap_ok(ai, "end gap ppm: 400 Mb/s reaches additive increase");
+	tap_ok(rc > 3,
+	       "end gap ppm: 400 Mb/s ends past fast_recovery_attempt (rcount %d > 3)",
+	       rc);
+	TAP_EQ(rc, 10, "end gap ppm: 400 Mb/s ends at rcount 10, like 400 Gb/s");
+	/* 1 Gb/s x 1 ppm = 1 kb/s: a halved integer gap stops at 1 kb/s, so
+	 * the gap is at least 2 kb/s, or the episode could never end.
+	 */
+	rc = d1_recovery(1000, 1, &ai, &gap);
+	TAP_EQ(gap, DCQCN_MIN_END_GAP_KBPS, "end gap ppm: at least 2 kb/s");
+	tap_ok(rc > 0, "end gap ppm: the smallest gap still ends the episode");
+}
+
+/*
+ * minimum_rate_percentage 0: the floor is DCQCN_MIN_RATE_KBPS, not 0.
+ * CNPs every 10 us for 100 ms and no increase in that time (NCLPI 65535):
+ * with FRA 3 every reduction is a cut (the rate halves each interval and
+ * once stuck at 1 kb/s); with FRA 0 the reductions after the first step
+ * the target down to 0 and the rate halfway to it (it once reached 0).
+ */
+static void t_min_rate(void)
+{
+	struct dcqcn_params p;
+	u32 lowest = LINE;
+	struct dcqcn d;
+	int fra;
+	u64 t;
+
+	for (fra = 0; fra <= 3; fra += 3) {
+		dcqcn_params_init(&p);
+		DCQCN_P(&p, minimum_rate_percentage) = 0;
+		DCQCN_P(&p, fast_recovery_attempt) = fra;
+		DCQCN_P(&p, num_of_control_loops_per_increase) = 65535;
+		setup_with(&d, &p);
+		TAP_EQ(d.floor_kbps, DCQCN_MIN_RATE_KBPS,
+		       "min rate: FRA %d floor 1 Mb/s with minimum_rate_percentage 0",
+		       fra);
+		lowest = LINE;
+		for (t = 0; t <= 100000 * US; t += 10 * US) {
+			event(&d, t, 1, 1);
+			lowest = min(lowest, d.rc_kbps);
+		}
+		TAP_EQ(lowest, DCQCN_MIN_RATE_KBPS,
+		       "min rate: FRA %d many CNPs bring the rate to 1 Mb/s, never below",
+		       fra);
+	}
+	dcqcn_params_init(&p);
+	DCQCN_P(&p, minimum_rate_percentage) = 0;
+	DCQCN_P(&p, data_rate_mbps) = 1;
+	setup_with(&d, &p);
+	TAP_EQ(d.floor_kbps, 1000, "min rate: never above line rate (1 Mb/s)");
+}
+
+/*
+ * The floor bounds every change of the current rate: after D5's
+ * additive-phase reduction the target is 9.2 Gb/s, below the 10 Gb/s
+ * floor, and the next (fast recovery) increase moves halfway toward it,
+ * to 9.6: it must stay at 10.
+ */
+static void t_floor_increase(void)
+{
+	struct dcqcn_params p;
+	struct dcqcn d;
+
+	dcqcn_params_init(&p);
+	DCQCN_P(&p, data_rate_mbps) = 100000;
+	inject(&d, &p, 10500000, 10200000, 3, Q16 / 2, 45 * US);
+	event(&d, 30 * US, 50, 1);
+	advance(&d, 45 * US);
+	TAP_EQ(d.rt_kbps, 9200000, "floor on increases: RT 9.2 below the floor");
+	advance(&d, 67500);
+	phase_is(&d, DCQCN_RUN_FR_UP, "floor on increases: FR increase");
+	TAP_EQ(d.rc_kbps, 10000000,
+	       "floor on increases: (10 + 9.2) / 2 = 9.6 -> floor 10 Gb/s");
+	TAP_EQ(d.rt_kbps, 9200000, "floor on increases: RT stays 9.2");
+}
+
+/* fast_recovery_attempt 0: the episode still begins with a cut (D1). */
+static void t_fra_zero(void)
+{
+	struct dcqcn_params p;
+	struct dcqcn d;
+
+	dcqcn_params_init(&p);
+	DCQCN_P(&p, fast_recovery_attempt) = 0;
+	setup_with(&d, &p);
+	tap_ok(event(&d, 0, 100, 1), "FRA 0: the first CNP starts an episode");
+	phase_is(&d, DCQCN_RUN_START, "FRA 0: the episode begins with a cut");
+	TAP_EQ(d.rc_kbps, 299002076, "FRA 0: RC 299002076 kb/s, as D1");
+	TAP_EQ(d.rt_kbps, LINE, "FRA 0: RT stays 400 (no additive step down)");
+	TAP_EQ(d.rcount, 0, "FRA 0: rcount 0");
+	advance(&d, 22500);
+	phase_is(&d, DCQCN_RUN_AI_UP, "FRA 0: the first increase is additive");
+	event(&d, 30 * US, 50, 1);
+	advance(&d, 45 * US);
+	phase_is(&d, DCQCN_RUN_AI_DOWN,
+		 "FRA 0: a later reduction at rcount 1 >= 0 is additive");
+}
+
+struct catch_up_log {
+	unsigned int runs;
+	u64 first, last;
+	bool in_order;
+	const struct dcqcn *d;
+};
+
+static void catch_up_cb(const struct dcqcn *d, u64 t, void *ctx)
+{
+	struct catch_up_log *l = ctx;
+
+	if (!l->runs)
+		l->first = t;
+	else
+		l->in_order &= t == l->last + d->half_ns;
+	l->in_order &= d == l->d;
+	l->last = t;
+	l->runs++;
+}
+
+/* dcqcn_catch_up(): the bounded catch-up of the module and ccreplay. */
+static void t_catch_up(void)
+{
+	struct catch_up_log l = { .in_order = true };
+	struct dcqcn d, timer;
+	unsigned int r;
+	u64 b;
+
+	/* D6: 100 us replays 4 boundaries, with the callback after each. */
+	d1_start(&d);
+	l.d = &d;
+	r = dcqcn_catch_up(&d, 100 * US, catch_up_cb, &l);
+	TAP_EQ(r, 4, "catch_up: D6 100 us: 4 runs, no limit");
+	tap_ok(l.runs == 4 && l.first == 22500 && l.last == 90000 && l.in_order,
+	       "catch_up: callback at 22.5, 45, 67.5, 90 us (got %u, %llu..%llu)",
+	       l.runs, (unsigned long long)l.first,
+	       (unsigned long long)l.last);
+	r = dcqcn_catch_up(&d, 1000000 * US, NULL, NULL);
+	TAP_EQ(r, 15, "catch_up: to 1 s, 15 more runs and the natural end");
+	phase_is(&d, DCQCN_RUN_END, "catch_up: the last run ended the episode");
+	d1_start(&timer);
+	for (b = 22500; timer.congested; b += 22500)
+		dcqcn_step(&timer, b);
+	same_state(&d, &timer, "catch_up: equals the timer, field by field");
+	TAP_EQ(dcqcn_catch_up(&d, 2000000 * US, NULL, NULL), 0,
+	       "catch_up: nothing to run outside an episode");
+
+	/*
+	 * A long recovery: the target at the 40 Gb/s floor and a 10 Mb/s
+	 * step take 36000 additive increases back to line rate.  The bound
+	 * closes the episode after 4096 boundaries, at line rate.
+	 */
+	d1_start(&d);
+	d.rc_kbps = FLOOR;
+	d.rt_kbps = FLOOR;
+	d.step_kbps = 10000;
+	d.rcount = 3;
+	timer = d;
+	r = dcqcn_catch_up(&timer, 22500ull * DCQCN_MAX_CATCHUP - 1, NULL, NULL);
+	tap_ok(r == DCQCN_MAX_CATCHUP - 1 && timer.congested,
+	       "catch_up: 4095 boundaries, no limit, still congested (%#x)", r);
+	memset(&l, 0, sizeof(l));
+	l.in_order = true;
+	l.d = &d;
+	r = dcqcn_catch_up(&d, 1000000000 * US, catch_up_cb, &l);
+	TAP_EQ(r, DCQCN_MAX_CATCHUP | DCQCN_CATCHUP_LIMIT,
+	       "catch_up: 4096 runs, then the limit");
+	tap_ok(l.runs == DCQCN_MAX_CATCHUP && l.first == 22500 &&
+	       l.last == 22500ull * DCQCN_MAX_CATCHUP && l.in_order,
+	       "catch_up: a callback per run, the last at 4096 x 22.5 us");
+	TAP_EQ(d.congested, 0, "catch_up: the limit ends the episode");
+	TAP_EQ(d.rc_kbps, LINE, "catch_up: the limit returns to line rate");
+	TAP_EQ(d.rt_kbps, LINE, "catch_up: target at line rate");
+	/* Per call: 4095 and then 1 more boundary are no limit. */
+	r = dcqcn_catch_up(&timer, 22500ull * DCQCN_MAX_CATCHUP, NULL, NULL);
+	tap_ok(r == 1 && timer.congested,
+	       "catch_up: the bound counts per call (1 more run, still congested)");
+}
+
 int main(void)
 {
 	tap_header();
@@ -803,6 +1030,11 @@ int main(void)
 	t_nclpi_count();
 	t_ecn_off();
 	t_misc();
+	t_end_gap_ppm();
+	t_min_rate();
+	t_floor_increase();
+	t_fra_zero();
+	t_catch_up();
 
 	return tap_finish();
 }

@@ -1244,6 +1244,37 @@ static void v14_rcvd_bytes(void)
 	TAP_EQ(nscc_newly_rcvd(33, 33), 0, "V14 a repeated field releases nothing");
 }
 
+/*
+ * Sums of event bytes saturate instead of overflowing the signed in-flight
+ * count (undefined behaviour): 2^22 + 1 sends of NSCC_MAX_EVENT_BYTES
+ * (2^40) pass 2^62 and stop there; 2^23 + 1 losses of as much stop at
+ * -2^62.  The count then moves normally again.
+ */
+static void t_inflight_saturates(void)
+{
+	struct nscc_params p;
+	bool mono = true;
+	struct nscc n;
+	u32 i;
+
+	setup(&n, &p, NSCC_FLAVOUR_MRC, MRC_MTU);
+	for (i = 0; i <= 1u << 22; i++) {
+		s64 prev = n.inflight;
+
+		nscc_on_send(&n, NSCC_MAX_EVENT_BYTES);
+		mono &= n.inflight >= prev;
+	}
+	TAP_EQ(n.inflight, 1ll << 62, "inflight: sends saturate at 2^62");
+	tap_ok(mono, "inflight: and never wrap on the way");
+	for (i = 0; i <= 1u << 23; i++)
+		nscc_on_loss(&n, NSCC_MAX_EVENT_BYTES);
+	TAP_EQ(n.inflight, -(1ll << 62), "inflight: releases saturate at -2^62");
+	nscc_on_send(&n, U64_MAX);
+	TAP_EQ(n.inflight, 0, "inflight: one huge send adds at most 2^62");
+	nscc_on_cack(&n, 4156);
+	TAP_EQ(n.inflight, -4156, "inflight: then counts bytes as before");
+}
+
 int main(void)
 {
 	tap_header();
@@ -1277,6 +1308,7 @@ int main(void)
 	events();
 	t_disabled();
 	t_params_check();
+	t_inflight_saturates();
 
 	return tap_finish();
 }

@@ -757,6 +757,52 @@ static void t_fs_extreme(void)
 	       "extreme flow scaling: the target stays within fs_range");
 }
 
+/*
+ * A zero delay at a zero target (base_target_ns, fs_range_ns and hops 0)
+ * is not below the target, and its excess is 0: no decrease, and no
+ * division by the delay (it once died of SIGFPE here).
+ */
+static void t_zero_delay(void)
+{
+	struct swift_params p;
+	enum swift_decision d;
+	struct swift s;
+
+	swift_params_init(&p);
+	SWIFT_P(&p, base_target_ns) = 0;
+	SWIFT_P(&p, fs_range_ns) = 0;
+	SWIFT_P(&p, hops) = 0;
+	setup_with(&s, &p, 10000);
+	TAP_EQ(swift_target(&s), 0, "zero delay: the target is 0");
+	d = swift_on_ack(&s, 1000 * US, 0, 1, SRTT, true);
+	tap_ok(d != SWIFT_AI, "zero delay: 0 is not below a 0 target (got %s)",
+	       dname(d));
+	TAP_EQ(s.cwnd, 10 * Q16, "zero delay: no excess, no decrease (10)");
+	TAP_EQ(s.decreased, 0, "zero delay: no decrease timestamp");
+	d = swift_on_ack(&s, 2000 * US, 1, 1, SRTT, true);
+	decision_is(&s, d, SWIFT_MD, "zero delay: 1 ns above a 0 target is MD");
+	cwnd_near(&s, 5, "zero delay: 1 ns over 1 ns, 1 - 0.8 < 0.5: cut to 5");
+}
+
+/*
+ * The additive increase's Q16 quotient is taken in 128 bits: ai 1000
+ * packets per RTT and 4294968 packets acked at a window of 10 is
+ * ai x acked just above 2^48 in Q16, whose << 16 once wrapped (to an
+ * increase of about 70 packets); the window must reach max_cwnd.
+ */
+static void t_ai_wide(void)
+{
+	struct swift_params p;
+	struct swift s;
+
+	swift_params_init(&p);
+	SWIFT_P(&p, ai) = 1000000;
+	setup_with(&s, &p, 10000);
+	swift_on_ack(&s, 1000 * US, 1, 4294968, SRTT, true);
+	TAP_EQ(s.cwnd, MAX_Q16,
+	       "wide AI: 10 + 1000 x 4294968 / 10 -> max_cwnd 256");
+}
+
 int main(void)
 {
 	tap_header();
@@ -779,6 +825,8 @@ int main(void)
 	t_sweep();
 	t_guard_signed();
 	t_fs_extreme();
+	t_zero_delay();
+	t_ai_wide();
 
 	return tap_finish();
 }

@@ -2,10 +2,13 @@
 /*
  * ccreplay --algo dcqcn: the DCQCN core (net/dcqcn/dcqcn_core.c) over a
  * trace.  Each event first replays the control-loop boundaries that have
- * passed by its time (as the TCP module does on every ACK), then:
+ * passed by its time with the core's dcqcn_catch_up(), the TCP module's
+ * own (so after DCQCN_MAX_CATCHUP silent boundaries the episode is closed
+ * at line rate, as in the kernel), then:
  *   cnp [n=K]    K CNPs arrive (default 1)
  *   tx [pkts=N]  N data packets are sent (default 1)
  *   tick         nothing more: only the catch-up
+ * K and N are at most 2^32 - 1, the core's u32 counts.
  */
 #include <stdio.h>
 #include <string.h>
@@ -35,28 +38,21 @@ static int dcqcn_start(const struct ccr_opts *o, const char **why)
 
 static int dcqcn_event(struct ccr_event *ev, const char **why)
 {
+	bool cnp = !strcmp(ev->name, "cnp"), tx = !strcmp(ev->name, "tx");
 	u64 n = 1;
 
-	while (dcqcn_step(&dcqcn_d, ev->t_ns))
-		;
-	if (!strcmp(ev->name, "cnp")) {
-		ccr_get(ev, "n", &n);
-		if (n > U32_MAX) {
-			*why = "n= is too large";
-			return -EINVAL;
-		}
-		dcqcn_on_cnp(&dcqcn_d, ev->t_ns, n);
-	} else if (!strcmp(ev->name, "tx")) {
-		ccr_get(ev, "pkts", &n);
-		if (n > U32_MAX) {
-			*why = "pkts= is too large";
-			return -EINVAL;
-		}
-		dcqcn_on_tx(&dcqcn_d, n);
-	} else if (strcmp(ev->name, "tick")) {
+	if (!cnp && !tx && strcmp(ev->name, "tick")) {
 		*why = "unknown event (cnp, tx, tick)";
 		return -EINVAL;
 	}
+	if ((cnp && ccr_get_max(ev, "n", &n, U32_MAX, why) < 0) ||
+	    (tx && ccr_get_max(ev, "pkts", &n, U32_MAX, why) < 0))
+		return -EINVAL;
+	dcqcn_catch_up(&dcqcn_d, ev->t_ns, NULL, NULL);
+	if (cnp)
+		dcqcn_on_cnp(&dcqcn_d, ev->t_ns, n);
+	else if (tx)
+		dcqcn_on_tx(&dcqcn_d, n);
 	return 0;
 }
 
@@ -78,6 +74,8 @@ const struct ccr_algo ccr_algo_dcqcn = {
 	.header = "t_ns event rate_mbps target_mbps alpha rcount congested",
 	.events_help =
 		"  cnp [n=K]   tx [pkts=N]   tick   (each first runs the loop up to its time)\n",
+	.limits_help =
+		"  n=, pkts=                <= 4294967295 (2^32 - 1, the core's counts)\n",
 	.descs = dcqcn_attr_descs,
 	.nattrs = DCQCN_ATTR_COUNT,
 	.values = dcqcn_p.v,

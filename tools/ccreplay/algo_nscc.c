@@ -4,7 +4,10 @@
  *
  * Events (notes/nscc.md section 4): ack is an ACK in the uet flavour and a
  * SACK in mrc; cack releases bytes only; trim is a trim NACK; nack is any
- * other NACK; loss is a presumed loss; send puts bytes in flight.
+ * other NACK; loss is a presumed loss; send puts bytes in flight.  Each
+ * key has the core's limit (include/net/nscc.h): bytes at most
+ * NSCC_MAX_EVENT_BYTES, rtt and service at most NSCC_MAX_RTT_NS, pen at
+ * most 127, ecn and restore 0 or 1.
  */
 #include <stdio.h>
 #include <string.h>
@@ -38,46 +41,40 @@ static int nscc_start(const struct ccr_opts *o, const char **why)
 	return 0;
 }
 
-static u64 nscc_rtt(struct ccr_event *ev)
-{
-	u64 rtt;
-
-	return ccr_get(ev, "rtt", &rtt) ? rtt : NSCC_NO_RTT;
-}
-
 static int nscc_event(struct ccr_event *ev, const char **why)
 {
 	struct nscc_ack a = { .rtt_ns = NSCC_NO_RTT };
+	u64 ecn = 0, pen = 0, restore = 0, bytes = 0;
 	const char *e = ev->name;
-	u64 v, bytes;
+	int r;
 
-	if (!ccr_get(ev, "bytes", &bytes)) {
+	r = ccr_get_max(ev, "bytes", &bytes, NSCC_MAX_EVENT_BYTES, why);
+	if (!r)
 		*why = "missing bytes=";
+	if (r <= 0)
 		return -EINVAL;
-	}
+	/* Only ack, trim and nack take rtt=: the others leave it unused. */
+	if ((!strcmp(e, "ack") || !strcmp(e, "trim") || !strcmp(e, "nack")) &&
+	    ccr_get_max(ev, "rtt", &a.rtt_ns, NSCC_MAX_RTT_NS, why) < 0)
+		return -EINVAL;
 	if (!strcmp(e, "ack")) {
+		if (ccr_get_max(ev, "service", &a.service_ns, NSCC_MAX_RTT_NS,
+				why) < 0 ||
+		    ccr_get_max(ev, "ecn", &ecn, 1, why) < 0 ||
+		    ccr_get_max(ev, "pen", &pen, NSCC_PEN_MAX, why) < 0 ||
+		    ccr_get_max(ev, "restore", &restore, 1, why) < 0)
+			return -EINVAL;
 		a.bytes = bytes;
-		a.rtt_ns = nscc_rtt(ev);
-		if (ccr_get(ev, "service", &v))
-			a.service_ns = v;
-		if (ccr_get(ev, "ecn", &v))
-			a.ecn = v != 0;
-		if (ccr_get(ev, "pen", &v)) {
-			if (v > NSCC_PEN_MAX) {
-				*why = "pen= is above 127";
-				return -EINVAL;
-			}
-			a.pen = v;
-		}
-		if (ccr_get(ev, "restore", &v))
-			a.restore = v != 0;
+		a.ecn = ecn;
+		a.pen = pen;
+		a.restore = restore;
 		nscc_on_ack(&nscc_n, ev->t_ns, &a);
 	} else if (!strcmp(e, "cack")) {
 		nscc_on_cack(&nscc_n, bytes);
 	} else if (!strcmp(e, "trim")) {
-		nscc_on_trim(&nscc_n, ev->t_ns, bytes, nscc_rtt(ev));
+		nscc_on_trim(&nscc_n, ev->t_ns, bytes, a.rtt_ns);
 	} else if (!strcmp(e, "nack")) {
-		nscc_on_nack(&nscc_n, ev->t_ns, bytes, nscc_rtt(ev));
+		nscc_on_nack(&nscc_n, ev->t_ns, bytes, a.rtt_ns);
 	} else if (!strcmp(e, "loss")) {
 		nscc_on_loss(&nscc_n, bytes);
 	} else if (!strcmp(e, "send")) {
@@ -109,6 +106,11 @@ const struct ccr_algo ccr_algo_nscc = {
 		"  ack bytes= [rtt=] [ecn=] [pen=] [restore=] [service=]\n"
 		"  cack bytes=   trim bytes= [rtt=]   nack bytes= [rtt=]\n"
 		"  loss bytes=   send bytes=\n",
+	.limits_help =
+		"  bytes=                   <= 1099511627776 (2^40)\n"
+		"  rtt=, service=           <= 10^12 ns (1000 s)\n"
+		"  pen=                     <= 127\n"
+		"  ecn=, restore=           0 or 1\n",
 	.descs = nscc_attr_descs,
 	.nattrs = NSCC_ATTR_COUNT,
 	.values = nscc_p.v,

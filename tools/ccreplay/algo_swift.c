@@ -8,7 +8,8 @@
  * srtt, which paces decreases and sets the pacing gap, follows the RTT
  * samples as TCP's does (7/8 old + 1/8 new, the first sample as is)
  * unless an event gives it.  nomd=1 marks a sample unfit for a decrease
- * (TCP: a delayed ACK or retransmitted data).
+ * (TCP: a delayed ACK or retransmitted data).  rtt and srtt are at most
+ * SWIFT_MAX_DELAY_NS (1000 s), acked at most 2^32 - 1, nomd 0 or 1.
  */
 #include <stdio.h>
 #include <string.h>
@@ -40,21 +41,22 @@ static int swift_start(const struct ccr_opts *o, const char **why)
 
 static int swift_event(struct ccr_event *ev, const char **why)
 {
-	bool given;
 	u64 rtt, acked = 1, srtt, nomd = 0;
+	int given;
 
-	given = ccr_get(ev, "srtt", &srtt);
+	given = ccr_get_max(ev, "srtt", &srtt, SWIFT_MAX_DELAY_NS, why);
+	if (given < 0)
+		return -EINVAL;
 	if (!strcmp(ev->name, "ack")) {
-		if (!ccr_get(ev, "rtt", &rtt)) {
+		int r = ccr_get_max(ev, "rtt", &rtt, SWIFT_MAX_DELAY_NS, why);
+
+		if (!r) {
 			*why = "missing rtt=";
 			return -EINVAL;
 		}
-		ccr_get(ev, "acked", &acked);
-		ccr_get(ev, "nomd", &nomd);
-		if (acked > U32_MAX) {
-			*why = "acked= is too large";
+		if (r < 0 || ccr_get_max(ev, "acked", &acked, U32_MAX, why) < 0 ||
+		    ccr_get_max(ev, "nomd", &nomd, 1, why) < 0)
 			return -EINVAL;
-		}
 		swift_srtt = swift_srtt ? (7 * swift_srtt + rtt) / 8 : rtt;
 		swift_on_ack(&swift_s, ev->t_ns, rtt, acked,
 			     given ? srtt : swift_srtt, !nomd);
@@ -81,6 +83,10 @@ const struct ccr_algo ccr_algo_swift = {
 	.header = "t_ns event cwnd_milli target_ns pacing_gap_ns",
 	.events_help =
 		"  ack rtt=NS acked=N [srtt=NS] [nomd=1]   rto [srtt=NS]   recovery [srtt=NS]\n",
+	.limits_help =
+		"  rtt=, srtt=              <= 10^12 ns (1000 s)\n"
+		"  acked=                   <= 4294967295 (2^32 - 1)\n"
+		"  nomd=                    0 or 1\n",
 	.descs = swift_attr_descs,
 	.nattrs = SWIFT_ATTR_COUNT,
 	.values = swift_p.v,

@@ -9,7 +9,8 @@
  * starting a comment.  Time must not go backwards.  One output row per
  * event, after a header line.  NAME is the attribute's sysctl name; the
  * same parser as the kernel's sysctls checks it (include/net/fabric_attr.h).
- * Any bad line stops the replay with its line number and exit status 1.
+ * Any bad line stops the replay with its line number and exit status 1,
+ * among them a value beyond what the core takes (see --help: "Limits").
  *
  * The cores are the kernel modules' own source files, compiled unchanged.
  */
@@ -41,6 +42,24 @@ bool ccr_get(struct ccr_event *ev, const char *key, u64 *val)
 	return false;
 }
 
+int ccr_get_max(struct ccr_event *ev, const char *key, u64 *val, u64 max,
+		const char **why)
+{
+	static char msg[128];
+	u64 v;
+
+	if (!ccr_get(ev, key, &v))
+		return 0;
+	if (v > max) {
+		snprintf(msg, sizeof(msg), "%s=%llu is above the limit %llu",
+			 key, (unsigned long long)v, (unsigned long long)max);
+		*why = msg;
+		return -EINVAL;
+	}
+	*val = v;
+	return 1;
+}
+
 static void print_usage(FILE *f)
 {
 	unsigned int i;
@@ -62,6 +81,13 @@ static void print_usage(FILE *f)
 	for (i = 0; i < ARRAY_SIZE(ccr_algos); i++)
 		fprintf(f, " %s:\n%s", ccr_algos[i]->name,
 			ccr_algos[i]->events_help);
+	fprintf(f,
+		"\nLimits: what the cores take without overflow.  A value above its limit\n"
+		"stops the replay with \"ccreplay: line N: ...\" and exit status 1.\n"
+		"  T_NS                     <= 10^18 ns (about 31.7 years)\n");
+	for (i = 0; i < ARRAY_SIZE(ccr_algos); i++)
+		fprintf(f, " %s:\n%s", ccr_algos[i]->name,
+			ccr_algos[i]->limits_help);
 }
 
 static const struct ccr_algo *find_algo(const char *name)
@@ -140,6 +166,10 @@ static int parse_line(char *line, struct ccr_event *ev, const char **why)
 		return 0;
 	if (parse_u64(tok, &ev->t_ns)) {
 		*why = "the first field must be the time in ns";
+		return -EINVAL;
+	}
+	if (ev->t_ns > CCR_MAX_TIME_NS) {
+		*why = "the time is above the limit 10^18 ns";
 		return -EINVAL;
 	}
 	ev->name = strtok_r(NULL, " \t\r\n", &save);

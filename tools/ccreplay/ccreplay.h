@@ -10,6 +10,12 @@
 #include <net/fabric_attr.h>
 
 #define CCR_MAX_KV	16
+/*
+ * The largest event time, 10^18 ns (about 31.7 years): the cores add
+ * intervals and RTTs to the time (DCQCN's next boundary, NSCC's Quick
+ * Adapt window), which must not wrap.  A larger time stops the replay.
+ */
+#define CCR_MAX_TIME_NS	1000000000000000000ULL
 
 /* One "key=value" of a trace line; value is a u64 decimal. */
 struct ccr_kv {
@@ -35,6 +41,7 @@ struct ccr_algo {
 	const char *name;
 	const char *header;		/* output header line */
 	const char *events_help;	/* for --help */
+	const char *limits_help;	/* for --help: each key's limit */
 	const struct fabric_attr_desc *descs;
 	unsigned int nattrs;
 	u32 *values;			/* indexed like descs */
@@ -53,5 +60,12 @@ extern const struct ccr_algo ccr_algo_swift;
 
 /* Takes key from ev (marking it used); returns false if absent. */
 bool ccr_get(struct ccr_event *ev, const char *key, u64 *val);
+/*
+ * Takes key from ev like ccr_get(), refusing a value above max (the
+ * core's limit for it): returns 1 (taken), 0 (absent: *val untouched) or
+ * -EINVAL with *why naming the key, the value and the limit.
+ */
+int ccr_get_max(struct ccr_event *ev, const char *key, u64 *val, u64 max,
+		const char **why);
 
 #endif /* _CCREPLAY_H */

@@ -20,7 +20,7 @@ check $? "module parameters and sysctls name the same attributes"
 for a in enable_ecn control_interval_ns congestion_probability_weight \
 	 fast_recovery_attempt initial_target_rate_percentage \
 	 number_active_increase_steps num_of_control_loops_per_increase \
-	 minimum_rate_percentage data_rate_mbps initial_alpha; do
+	 minimum_rate_percentage data_rate_mbps initial_alpha episode_end_gap_ppm; do
 	[[ -e /proc/sys/net/dcqcn/$a ]] || check 1 "net.dcqcn.$a exists"
 done
 [[ $(sysctl -n net.dcqcn.control_interval_ns) == 45000 &&
@@ -32,6 +32,7 @@ done
    $(sysctl -n net.dcqcn.minimum_rate_percentage) == 100 &&
    $(sysctl -n net.dcqcn.data_rate_mbps) == 400000 &&
    $(sysctl -n net.dcqcn.initial_alpha) == 1000 &&
+   $(sysctl -n net.dcqcn.episode_end_gap_ppm) == 250 &&
    $(sysctl -n net.dcqcn.enable_ecn) == 1 ]]
 check $? "every attribute has the spec page's default"
 
