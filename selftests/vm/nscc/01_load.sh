@@ -35,20 +35,22 @@ ip netns exec "$A" sysctl -qw net.ipv4.tcp_congestion_control=cubic
 link_ns "$A" a0 1 "$B" b0 2
 ip netns exec "$B" python3 "$XFER" server 198.18.0.2 5001 --cc nscc >/dev/null &
 srv=$!
-ip netns exec "$A" python3 "$XFER" client 198.18.0.2 5001 --seconds 3 --cc nscc \
+hold_new HOLD
+ip netns exec "$A" python3 "$XFER" client 198.18.0.2 5001 --while-exists "$HOLD" --cc nscc \
 	>"/tmp/load-client.$$" &
 cli=$!
-busywait 5000 sh -c "ip netns exec $A ss -tnH state established | grep -q 5001"
+busywait 30000 sh -c "ip netns exec $A ss -tnH state established | grep -q 5001"
 check $? "a connection with nscc is established"
 check_fail "modprobe -r is refused while a socket uses nscc" -- \
 	modprobe -r tcp_nscc
+rm -f "$HOLD"
 wait $cli $srv
 grep -q 'cc=nscc' "/tmp/load-client.$$"
 check $? "the client's socket ran nscc ($(cat "/tmp/load-client.$$"))"
 rm -f "/tmp/load-client.$$"
 
 # Sockets in TIME_WAIT do not hold the module; closed ones release it.
-busywait 5000 modprobe -r tcp_nscc 2>/dev/null
+busywait 30000 modprobe -r tcp_nscc 2>/dev/null
 check $? "modprobe -r works once no socket or default uses nscc"
 ! grep -q '^tcp_nscc ' /proc/modules
 check $? "the module is gone"

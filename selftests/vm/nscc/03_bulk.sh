@@ -46,11 +46,13 @@ xfer 2001:db8:0::2 uet
 xfer 198.18.0.2 mrc
 
 # ss shows nscc's state through get_info while a connection is open.
+hold_new HOLD
 ip netns exec "$B" python3 "$XFER" server 198.18.0.2 5200 >/dev/null &
-ip netns exec "$A" python3 "$XFER" client 198.18.0.2 5200 --seconds 3 >/dev/null &
-busywait 5000 sh -c "ip netns exec $A ss -tinH dst 198.18.0.2 | grep -q 'bbr:(.*mrtt'"
+ip netns exec "$A" python3 "$XFER" client 198.18.0.2 5200 --while-exists "$HOLD" >/dev/null &
+busywait 30000 sh -c "ip netns exec $A ss -tinH dst 198.18.0.2 | grep -q 'bbr:(.*mrtt'"
 check $? "ss -ti shows nscc's base RTT and window (bbr:(... mrtt ...))"
 ip netns exec "$A" ss -tinH dst 198.18.0.2 | sed -n '1,2p'
+rm -f "$HOLD"
 wait
 
 acks=$(nscc_stat "$A" acks)
