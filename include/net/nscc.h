@@ -167,6 +167,14 @@ extern const char * const nscc_routine_names[NSCC_R_COUNT];
 void nscc_params_init(struct nscc_params *p, enum nscc_flavour flavour);
 int nscc_params_check(const struct nscc_params *p, const char **why);
 void nscc_init(struct nscc *n, const struct nscc_params *p, u32 mtu, u64 now);
+/*
+ * The nominal packet changed (a path MTU or MSS change, or a socket that
+ * started before its MSS was known): what scales with it is derived again
+ * from p, the parameters n was started with, as nscc_init() would; the
+ * window keeps its bytes within the new bounds; the rest of the state
+ * (base RTT, average delay, Quick Adapt and increase clocks) stays.
+ */
+void nscc_set_mtu(struct nscc *n, const struct nscc_params *p, u32 mtu);
 
 enum nscc_routine nscc_on_ack(struct nscc *n, u64 now,
 			      const struct nscc_ack *a);

@@ -101,34 +101,15 @@ static u64 nscc_bdp(u32 rate_mbps, u64 rtt_ns)
 	return div_u64((u64)rate_mbps * rtt_ns, 8000);
 }
 
-void nscc_init(struct nscc *n, const struct nscc_params *p, u32 mtu, u64 now)
+/* What scales with the nominal packet (D1-D3): the increase gains, the
+ * adjust period in bytes, and the window's bounds in packets.
+ */
+static void nscc_cfg_mtu(struct nscc *n, const struct nscc_params *p, u32 mtu)
 {
 	struct nscc_cfg *c = &n->cfg;
 	u64 bdp, ref_bdp, ref_ns, rtt = NSCC_P(p, config_base_rtt_ns);
 
-	*n = (struct nscc){ 0 };	/* P6: all state starts at zero */
-	c->flavour = NSCC_P(p, flavour);
-	c->trimming = NSCC_P(p, trimming_enabled);
-	c->disable_qa = NSCC_P(p, disable_quick_adapt);
-	c->override_max = NSCC_P(p, override_spec_max_congestion_window);
-	c->pass_through = NSCC_P(p, pass_through);
-	c->enable = NSCC_P(p, nscc_enable);
-	c->qa_gate = NSCC_P(p, quick_adapt_gate);
 	c->mtu = max_t(u32, mtu, 1);
-	c->cfg_base_rtt = max_t(u64, rtt, 1);
-	c->rate_mbps = NSCC_P(p, data_rate_mbps);
-	c->margin = NSCC_P(p, target_queue_delay_margin_ns);
-
-	if (NSCC_P(p, override_spec_target_queue_delay))
-		c->target = NSCC_P(p, target_queue_delay_ns);
-	else if (c->trimming)
-		c->target = div_u64(rtt * 3, 4);
-	else
-		c->target = rtt;
-	c->target = max_t(u32, c->target, 1);
-	c->qa_threshold = c->trimming ? U32_MAX :
-			  NSCC_P(p, quick_adapt_threshold_ns);
-
 	bdp = max_t(u64, nscc_bdp(c->rate_mbps, rtt), 1);
 	ref_bdp = max_t(u64, nscc_bdp(NSCC_P(p, reference_network_link_speed_mbps),
 				      NSCC_P(p, reference_network_rtt_ns)), 1);
@@ -147,10 +128,6 @@ void nscc_init(struct nscc *n, const struct nscc_params *p, u32 mtu, u64 now)
 				 bdp << (Q16 - 2), ref_bdp * 1000, true);
 	c->eta = fabric_muldiv((u64)NSCC_P(p, eta_multiplier) * c->mtu, bdp,
 			       ref_bdp * 1000, false);
-	c->gamma_q = fabric_muldiv(NSCC_P(p, gamma), Q16_ONE, 1000, true);
-	c->mdjump_q = fabric_muldiv(NSCC_P(p, max_multiplicative_decrease_jump),
-				    Q16_ONE, 1000, true);
-	c->dalpha_q = fabric_muldiv(NSCC_P(p, delay_alpha), Q16_ONE, 1000, true);
 	c->adjust_bytes = 8ULL * c->mtu;
 
 	if (c->override_max)
@@ -158,11 +135,53 @@ void nscc_init(struct nscc *n, const struct nscc_params *p, u32 mtu, u64 now)
 	else
 		n->max_wnd = bdp * 3 / 2;
 	n->max_wnd = max_t(u64, n->max_wnd, c->mtu);
+}
+
+void nscc_init(struct nscc *n, const struct nscc_params *p, u32 mtu, u64 now)
+{
+	struct nscc_cfg *c = &n->cfg;
+	u64 rtt = NSCC_P(p, config_base_rtt_ns);
+
+	*n = (struct nscc){ 0 };	/* P6: all state starts at zero */
+	c->flavour = NSCC_P(p, flavour);
+	c->trimming = NSCC_P(p, trimming_enabled);
+	c->disable_qa = NSCC_P(p, disable_quick_adapt);
+	c->override_max = NSCC_P(p, override_spec_max_congestion_window);
+	c->pass_through = NSCC_P(p, pass_through);
+	c->enable = NSCC_P(p, nscc_enable);
+	c->qa_gate = NSCC_P(p, quick_adapt_gate);
+	c->cfg_base_rtt = max_t(u64, rtt, 1);
+	c->rate_mbps = NSCC_P(p, data_rate_mbps);
+	c->margin = NSCC_P(p, target_queue_delay_margin_ns);
+
+	if (NSCC_P(p, override_spec_target_queue_delay))
+		c->target = NSCC_P(p, target_queue_delay_ns);
+	else if (c->trimming)
+		c->target = div_u64(rtt * 3, 4);
+	else
+		c->target = rtt;
+	c->target = max_t(u32, c->target, 1);
+	c->qa_threshold = c->trimming ? U32_MAX :
+			  NSCC_P(p, quick_adapt_threshold_ns);
+	c->gamma_q = fabric_muldiv(NSCC_P(p, gamma), Q16_ONE, 1000, true);
+	c->mdjump_q = fabric_muldiv(NSCC_P(p, max_multiplicative_decrease_jump),
+				    Q16_ONE, 1000, true);
+	c->dalpha_q = fabric_muldiv(NSCC_P(p, delay_alpha), Q16_ONE, 1000, true);
+
+	nscc_cfg_mtu(n, p, mtu);
 	n->cwnd = n->max_wnd;		/* no slow start */
 	n->base_rtt = rtt;
 	n->delay_ref = rtt;
 	n->last_adjust = now;
 	n->last_dec = now;
+}
+
+void nscc_set_mtu(struct nscc *n, const struct nscc_params *p, u32 mtu)
+{
+	if (max_t(u32, mtu, 1) == n->cfg.mtu)
+		return;
+	nscc_cfg_mtu(n, p, mtu);
+	n->cwnd = clamp_t(u64, n->cwnd, n->cfg.mtu, n->max_wnd);
 }
 
 static inline bool nscc_uet(const struct nscc *n)

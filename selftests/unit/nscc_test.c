@@ -1275,6 +1275,41 @@ static void t_inflight_saturates(void)
 	TAP_EQ(n.inflight, -4156, "inflight: then counts bytes as before");
 }
 
+/*
+ * A socket whose nominal packet changes after it started (TCP's MSS is 536
+ * until the handshake): nscc_set_mtu() derives what scales with the packet
+ * exactly as nscc_init() would have, keeps the window's bytes within the new
+ * bounds, and leaves the measured state alone.
+ */
+static void t_set_mtu(void)
+{
+	struct nscc_params p;
+	struct nscc n, fresh;
+
+	nscc_params_init(&p, NSCC_FLAVOUR_UET);
+	NSCC_P(&p, override_spec_max_congestion_window) = 1;
+	NSCC_P(&p, max_congestion_window_pkts) = 20;
+	nscc_init(&n, &p, 576, 0);
+	nscc_init(&fresh, &p, 1500, 0);
+	TAP_EQ(n.max_wnd, 20 * 576, "set_mtu: 20 packets of 576 before");
+	n.base_rtt = 4321;
+	n.cwnd = 5000;
+	nscc_set_mtu(&n, &p, 1500);
+	tap_ok(n.cfg.mtu == 1500 && n.cfg.alpha_q == fresh.cfg.alpha_q &&
+	       n.cfg.fi_q == fresh.cfg.fi_q && n.cfg.eta == fresh.cfg.eta &&
+	       n.cfg.fis_q == fresh.cfg.fis_q &&
+	       n.cfg.adjust_bytes == fresh.cfg.adjust_bytes &&
+	       n.max_wnd == fresh.max_wnd,
+	       "set_mtu: gains, adjust period and max window as a 1500 start");
+	TAP_EQ(n.cwnd, 5000, "set_mtu: the window keeps its bytes");
+	TAP_EQ(n.base_rtt, 4321, "set_mtu: the measured base RTT stays");
+	nscc_set_mtu(&n, &p, 9000);
+	TAP_EQ(n.cwnd, 9000, "set_mtu: a window below one new packet is one packet");
+	n.cwnd = n.max_wnd;
+	nscc_set_mtu(&n, &p, 1000);
+	TAP_EQ(n.cwnd, 20 * 1000, "set_mtu: and one above the new max window is the max");
+}
+
 int main(void)
 {
 	tap_header();
@@ -1309,6 +1344,7 @@ int main(void)
 	t_disabled();
 	t_params_check();
 	t_inflight_saturates();
+	t_set_mtu();
 
 	return tap_finish();
 }
