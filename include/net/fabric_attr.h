@@ -130,6 +130,10 @@ struct fabric_attr_set {
 	const struct fabric_attr_desc *desc;
 	unsigned int count;
 	u32 *defaults;				/* module parameters */
+	/* Optional: a module parameter (a default) was written.  Called
+	 * also while the module loads, before its init runs.
+	 */
+	void (*default_changed)(unsigned int id);
 };
 
 /* kernel_param.arg of one attribute's module parameter. */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the fabric TCP congestion controls share on the TCP side: the
- * DCTCP-style accurate ECN echo of a receiver (RFC 8257 section 3.2), and
- * the nominal packet (the IP datagram of a full segment).
+ * DCTCP-style accurate ECN echo of a receiver (RFC 8257 section 3.2), the
+ * nominal packet (the IP datagram of a full segment), the choice of ECN
+ * per connection, and pacing ownership.
  */
 #ifndef _NET_FABRIC_TCP_H
 #define _NET_FABRIC_TCP_H
@@ -38,6 +39,63 @@ static inline u32 fabric_tcp_nominal(const struct sock *sk)
 
 	return tp->mss_cache + tp->tcp_header_len +
 	       inet_csk(sk)->icsk_af_ops->net_header_len;
+}
+
+/*
+ * ECN per connection.  TCP negotiates ECN in the SYN and SYN-ACK, before a
+ * congestion control's init() runs, from the flags of the ops the socket
+ * has then: the module's registered ops, whose TCP_CONG_NEEDS_ECN follows
+ * the module-wide default (its module parameter).  Once the handshake is
+ * over, fabric_tcp_ecn_select() settles the connection from this netns's
+ * attribute: it swaps in one of two twins of the registered ops, the same
+ * callbacks with or without TCP_CONG_NEEDS_ECN (as dctcp swaps in
+ * dctcp_reno), so the receiver-side CE events, the ECT marking and the
+ * echo follow what the connection really does, and a later change of the
+ * module parameter does not reach established sockets.
+ */
+enum fabric_ecn {
+	FABRIC_ECN_ON,			/* wanted and negotiated */
+	FABRIC_ECN_OFF,			/* neither */
+	FABRIC_ECN_NOT_NEGOTIATED,	/* wanted; the handshake had none */
+	FABRIC_ECN_TURNED_OFF,		/* negotiated, not wanted: off here */
+};
+
+/*
+ * Sets or clears TCP_CONG_NEEDS_ECN in a registered ops' flags, leaving the
+ * rest (TCP_CONG_NON_RESTRICTED belongs to tcp_allowed_congestion_control).
+ */
+static inline void fabric_tcp_ops_set_ecn(struct tcp_congestion_ops *ops,
+					  bool ecn)
+{
+	u32 old, new;
+
+	do {
+		old = READ_ONCE(ops->flags);
+		new = ecn ? old | TCP_CONG_NEEDS_ECN : old & ~TCP_CONG_NEEDS_ECN;
+	} while (old != new && cmpxchg(&ops->flags, old, new) != old);
+}
+
+/* Must not run before the handshake is over (not in SYN_SENT). */
+enum fabric_ecn fabric_tcp_ecn_select(struct sock *sk, bool wants,
+				      const struct tcp_congestion_ops *ecn_ops,
+				      const struct tcp_congestion_ops *plain_ops);
+
+/*
+ * Pacing.  A cong_control module owns sk_pacing_rate (6.1's
+ * tcp_cong_control() skips tcp_update_pacing_rate() for it) and asks for
+ * TCP's internal pacing when no fq qdisc paces the socket.  On release it
+ * leaves the socket as TCP made it: a next module, or a reinit after
+ * setsockopt(TCP_CONGESTION), does not inherit its rate.
+ */
+static inline void fabric_tcp_pacing_init(struct sock *sk)
+{
+	cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
+}
+
+static inline void fabric_tcp_pacing_release(struct sock *sk)
+{
+	cmpxchg(&sk->sk_pacing_status, SK_PACING_NEEDED, SK_PACING_NONE);
+	WRITE_ONCE(sk->sk_pacing_rate, ~0UL);
 }
 
 #endif /* _NET_FABRIC_TCP_H */

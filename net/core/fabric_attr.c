@@ -57,8 +57,12 @@ static int fabric_attr_format(const struct fabric_attr_desc *d, u32 val,
 static int fabric_attr_param_set(const char *text, const struct kernel_param *kp)
 {
 	const struct fabric_attr_param *p = kp->arg;
+	int err;
 
-	return fabric_attr_store(p->set, p->set->defaults, p->id, text);
+	err = fabric_attr_store(p->set, p->set->defaults, p->id, text);
+	if (!err && p->set->default_changed)
+		p->set->default_changed(p->id);
+	return err;
 }
 
 static int fabric_attr_param_get(char *buf, const struct kernel_param *kp)

@@ -9,6 +9,7 @@
  * the kernel does not install) and RFC 8257 section 3.2.
  */
 #include <net/fabric_tcp.h>
+#include <net/inet_ecn.h>
 
 static void fabric_ece_demand_cwr(struct tcp_sock *tp, u32 ce_state)
 {
@@ -32,4 +33,32 @@ void fabric_ece_update(struct sock *sk, struct fabric_ece *e, u32 new_state)
 	e->prior_rcv_nxt = tp->rcv_nxt;
 	e->ce_state = new_state;
 	fabric_ece_demand_cwr(tp, new_state);
+}
+
+enum fabric_ecn fabric_tcp_ecn_select(struct sock *sk, bool wants,
+				      const struct tcp_congestion_ops *ecn_ops,
+				      const struct tcp_congestion_ops *plain_ops)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	bool negotiated = tp->ecn_flags & TCP_ECN_OK;
+	enum fabric_ecn r;
+
+	if (wants)
+		r = negotiated ? FABRIC_ECN_ON : FABRIC_ECN_NOT_NEGOTIATED;
+	else
+		r = negotiated ? FABRIC_ECN_TURNED_OFF : FABRIC_ECN_OFF;
+
+	/* Without ECN here: no ECT on our packets and no echo of the peer's
+	 * CE.  A peer that negotiated it may still send ECT (only the module
+	 * parameter keeps ECN out of the handshake; see above).
+	 */
+	if (r != FABRIC_ECN_ON)
+		tp->ecn_flags &= ~TCP_ECN_OK;
+	WRITE_ONCE(inet_csk(sk)->icsk_ca_ops,
+		   r == FABRIC_ECN_ON ? ecn_ops : plain_ops);
+	if (r == FABRIC_ECN_ON)
+		INET_ECN_xmit(sk);
+	else
+		INET_ECN_dontxmit(sk);
+	return r;
 }

@@ -22,7 +22,12 @@
  *     (the spec page's NIC runs over a lossless fabric).
  *   - enable_ecn 0, or a peer that refused ECN: the socket sends Not-ECT
  *     and takes no ECN on its connection (echoes included), so it stays
- *     at line rate.
+ *     at line rate.  The handshake asks for (and a listener grants) ECN as
+ *     the module parameter enable_ecn says: the registered ops carry
+ *     TCP_CONG_NEEDS_ECN only then, so a module that will not use ECN
+ *     does not negotiate it, and a peer's packets stay Not-ECT too.  At
+ *     init the netns's enable_ecn settles the connection
+ *     (fabric_tcp_ecn_select(), with counters).
  */
 #include <linux/inet_diag.h>
 #include <linux/module.h>
@@ -43,7 +48,42 @@ struct tcp_dcqcn {
 	u32 prior_ce;		/* tp->delivered_ce at the previous ACK */
 	u32 prior_segs;		/* tp->data_segs_out at the previous event */
 	struct fabric_ece ece;	/* receiver: the accurate echo */
+	u8 ecn_wanted;		/* this netns's enable_ecn */
+	u8 ecn_pending;		/* init ran in SYN_SENT: settle ECN later */
 };
+
+static struct tcp_congestion_ops tcp_dcqcn_ops, tcp_dcqcn_ecn_ops,
+	tcp_dcqcn_plain_ops;
+
+/* The handshake asks for ECN as the module-wide enable_ecn says.  Also
+ * runs while the module loads, before registration.
+ */
+void tcp_dcqcn_default_changed(unsigned int id)
+{
+	if (id == DCQCN_ATTR_enable_ecn)
+		fabric_tcp_ops_set_ecn(&tcp_dcqcn_ops, tcp_dcqcn_default(id));
+}
+
+/* Once the handshake is over: this connection with ECN or without; the
+ * loop only ever leaves line rate with it.
+ */
+static void tcp_dcqcn_settle_ecn(struct sock *sk, struct fabric_net *fn,
+				 struct tcp_dcqcn *ca)
+{
+	static const unsigned int stat[] = {
+		[FABRIC_ECN_ON]			= TCP_DCQCN_STAT_ECN_ON,
+		[FABRIC_ECN_NOT_NEGOTIATED]	= TCP_DCQCN_STAT_ECN_NOT_NEGOTIATED,
+		[FABRIC_ECN_TURNED_OFF]		= TCP_DCQCN_STAT_ECN_TURNED_OFF,
+	};
+	enum fabric_ecn r;
+
+	ca->ecn_pending = 0;
+	r = fabric_tcp_ecn_select(sk, ca->ecn_wanted, &tcp_dcqcn_ecn_ops,
+				  &tcp_dcqcn_plain_ops);
+	ca->d.enable = r == FABRIC_ECN_ON;
+	if (r != FABRIC_ECN_OFF)
+		fabric_net_stat_add(fn, stat[r], 1);
+}
 
 static void tcp_dcqcn_count_run(struct sock *sk, struct fabric_net *fn,
 				const struct dcqcn *d, u64 t)
@@ -114,11 +154,8 @@ static void tcp_dcqcn_update(struct sock *sk, u32 cnps)
 	struct tcp_sock *tp = tcp_sk(sk);
 	u64 now = tcp_clock_ns();
 
-	/* tcp_init_congestion_control() sets ECT after init(): undo it here,
-	 * before the first data packet (CA_EVENT_TX_START) and on every ACK.
-	 */
-	if (!ca->d.enable)
-		INET_ECN_dontxmit(sk);
+	if (unlikely(ca->ecn_pending) && sk->sk_state != TCP_SYN_SENT)
+		tcp_dcqcn_settle_ecn(sk, fn, ca);
 	tcp_dcqcn_catch_up(sk, fn, &ca->d, now);
 	dcqcn_on_tx(&ca->d, tp->data_segs_out - ca->prior_segs);
 	ca->prior_segs = tp->data_segs_out;
@@ -144,15 +181,17 @@ static void tcp_dcqcn_init(struct sock *sk)
 	ca->prior_ce = tp->delivered_ce;
 	ca->prior_segs = tp->data_segs_out;
 	fabric_ece_init(&ca->ece, sk);
-	/* No ECN on this connection: the peer refused it, or enable_ecn is
-	 * 0 (which TCP can only honour by turning ECN off for the whole
-	 * connection, echoes included).  Not-ECT, line rate.
+	/* No ECN on this connection (the peer refused it, or enable_ecn is 0,
+	 * which TCP can only honour for the whole connection, echoes
+	 * included): Not-ECT, line rate.  setsockopt(TCP_CONGESTION) during a
+	 * non-blocking connect runs init before the SYN-ACK has told.
 	 */
-	if (!(tp->ecn_flags & TCP_ECN_OK))
-		ca->d.enable = 0;
-	if (!ca->d.enable)
-		tp->ecn_flags &= ~TCP_ECN_OK;
-	cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
+	ca->ecn_wanted = ca->d.enable;
+	if (sk->sk_state == TCP_SYN_SENT)
+		ca->ecn_pending = 1;
+	else
+		tcp_dcqcn_settle_ecn(sk, fn, ca);
+	fabric_tcp_pacing_init(sk);
 	tcp_dcqcn_apply(sk, &ca->d);
 	fabric_net_stat_add(fn, TCP_DCQCN_STAT_SOCKETS, 1);
 }
@@ -228,17 +267,36 @@ static size_t tcp_dcqcn_get_info(struct sock *sk, u32 ext, int *attr,
 	return sizeof(info->dctcp);
 }
 
-static struct tcp_congestion_ops tcp_dcqcn_ops __read_mostly = {
-	.flags		= TCP_CONG_NEEDS_ECN,
-	.init		= tcp_dcqcn_init,
-	.ssthresh	= tcp_dcqcn_ssthresh,
-	.cong_control	= tcp_dcqcn_cong_control,
-	.undo_cwnd	= tcp_dcqcn_undo_cwnd,
-	.cwnd_event	= tcp_dcqcn_cwnd_event,
-	.get_info	= tcp_dcqcn_get_info,
-	.owner		= THIS_MODULE,
-	.name		= "dcqcn",
-};
+/* Leaves the socket as TCP made it, under the registered ops. */
+static void tcp_dcqcn_release(struct sock *sk)
+{
+	fabric_tcp_pacing_release(sk);
+	WRITE_ONCE(inet_csk(sk)->icsk_ca_ops, &tcp_dcqcn_ops);
+}
+
+/* The registered ops, whose TCP_CONG_NEEDS_ECN follows the module-wide
+ * enable_ecn (tcp_dcqcn_default_changed()), and the twins init() settles
+ * a connection on: the same callbacks with and without ECN.
+ */
+#define TCP_DCQCN_OPS(_flags) {					\
+	.flags		= (_flags),				\
+	.init		= tcp_dcqcn_init,			\
+	.release	= tcp_dcqcn_release,			\
+	.ssthresh	= tcp_dcqcn_ssthresh,			\
+	.cong_control	= tcp_dcqcn_cong_control,		\
+	.undo_cwnd	= tcp_dcqcn_undo_cwnd,			\
+	.cwnd_event	= tcp_dcqcn_cwnd_event,			\
+	.get_info	= tcp_dcqcn_get_info,			\
+	.owner		= THIS_MODULE,				\
+	.name		= "dcqcn",				\
+}
+
+static struct tcp_congestion_ops tcp_dcqcn_ops __read_mostly =
+	TCP_DCQCN_OPS(TCP_CONG_NEEDS_ECN);
+static struct tcp_congestion_ops tcp_dcqcn_ecn_ops __read_mostly =
+	TCP_DCQCN_OPS(TCP_CONG_NEEDS_ECN);
+static struct tcp_congestion_ops tcp_dcqcn_plain_ops __read_mostly =
+	TCP_DCQCN_OPS(0);
 
 static int __init tcp_dcqcn_register(void)
 {
@@ -246,6 +304,7 @@ static int __init tcp_dcqcn_register(void)
 
 	BUILD_BUG_ON(sizeof(struct tcp_dcqcn) > ICSK_CA_PRIV_SIZE);
 
+	tcp_dcqcn_default_changed(DCQCN_ATTR_enable_ecn);
 	err = tcp_dcqcn_net_init_module();
 	if (err)
 		goto err_net;

@@ -18,11 +18,18 @@ enum tcp_dcqcn_stat {
 	TCP_DCQCN_STAT_EPISODES_STARTED,
 	TCP_DCQCN_STAT_EPISODES_ENDED,
 	TCP_DCQCN_STAT_CATCHUP_LIMIT,	/* episodes ended by a long silence */
+	TCP_DCQCN_STAT_ECN_ON,		/* connections running with ECN */
+	TCP_DCQCN_STAT_ECN_NOT_NEGOTIATED, /* enable_ecn, the handshake had none */
+	TCP_DCQCN_STAT_ECN_TURNED_OFF,	/* negotiated; enable_ecn 0: off here */
 	TCP_DCQCN_STAT_PHASE,		/* + enum dcqcn_phase: runs by phase */
 	TCP_DCQCN_STAT_COUNT = TCP_DCQCN_STAT_PHASE + DCQCN_RUN_COUNT
 };
 
 struct fabric_net *tcp_dcqcn_pernet(const struct net *net);
+/* A module parameter: the global default of attribute id. */
+u32 tcp_dcqcn_default(unsigned int id);
+/* tcp_dcqcn.c: a module parameter was written (or given at load). */
+void tcp_dcqcn_default_changed(unsigned int id);
 
 int tcp_dcqcn_net_init_module(void);
 void tcp_dcqcn_net_exit_module(void);

@@ -31,7 +31,13 @@ static const struct fabric_attr_set tcp_dcqcn_attrs = {
 	.desc = dcqcn_attr_descs,
 	.count = DCQCN_ATTR_COUNT,
 	.defaults = tcp_dcqcn_defaults,
+	.default_changed = tcp_dcqcn_default_changed,
 };
+
+u32 tcp_dcqcn_default(unsigned int id)
+{
+	return READ_ONCE(tcp_dcqcn_defaults[id]);
+}
 
 /* One module parameter per attribute, same name as the sysctl. */
 #define DCQCN_ATTR(name, kind, def, lo, hi, help) \
@@ -46,6 +52,9 @@ static const char * const tcp_dcqcn_stat_names[TCP_DCQCN_STAT_PHASE] = {
 	[TCP_DCQCN_STAT_EPISODES_STARTED]	= "episodes_started",
 	[TCP_DCQCN_STAT_EPISODES_ENDED]		= "episodes_ended",
 	[TCP_DCQCN_STAT_CATCHUP_LIMIT]		= "catchup_limit",
+	[TCP_DCQCN_STAT_ECN_ON]			= "ecn_on",
+	[TCP_DCQCN_STAT_ECN_NOT_NEGOTIATED]	= "ecn_not_negotiated",
+	[TCP_DCQCN_STAT_ECN_TURNED_OFF]		= "ecn_turned_off",
 };
 
 struct fabric_net *tcp_dcqcn_pernet(const struct net *net)

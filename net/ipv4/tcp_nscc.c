@@ -7,19 +7,36 @@
  * TCP's signals onto it and its window back onto snd_cwnd:
  *
  *   - cong_control owns cwnd (like BBR): no slow start, the window starts
- *     at the max window, snd_cwnd = window / nominal packet, at least 1.
- *     The nominal packet is MSS + TCP header (with options) + IP header.
+ *     at the max window, snd_cwnd = window / nominal packet, at least 1
+ *     with ECN and 2 without (tcp_nscc_min_cwnd()).
+ *     The nominal packet is MSS + TCP header (with options) + IP header,
+ *     followed on every ACK (the MSS is 536 until the handshake is over,
+ *     and path MTU changes and MTU probing move it): the core derives what
+ *     scales with it again (nscc_set_mtu()).
+ *   - cong_control owns pacing too (6.1 skips tcp_update_pacing_rate() for
+ *     it): the window over srtt, times net.ipv4.tcp_pacing_ca_ratio (120 %
+ *     by default, TCP's own gain outside slow start), never above the
+ *     link rate data_rate_mbps, through TCP's internal pacing or fq.  The
+ *     window stays the limit; pacing spreads it over the RTT instead of
+ *     sending it as 64 kB TSO bursts.
  *   - Each ACK is one NSCC ACK (uet) or SACK (mrc): the bytes are the
  *     packets newly (S)ACKed (rs->acked_sacked) times the nominal packet,
  *     the RTT sample is rs->rtt_us unless it came from retransmitted data
  *     (tcp_nscc_rtt()), bytes in flight come from rs->prior_in_flight.
- *   - ECN echo: the ACK is marked when tp->delivered_ce grew.  The receiver
- *     echoes CE packet by packet, DCTCP style: on a change of CE state it
- *     sends any delayed ACK with the old state first, then ACKs at once.
- *     The module always asks for ECN (TCP_CONG_NEEDS_ECN); the mrc flavour
- *     ignores the echoes, as its NIC has no ECN.
- *   - The receiver ACKs every data segment, as NSCC receivers do, so that
- *     delayed ACKs stay out of RTT samples.
+ *   - ECN echo (uet): the ACK is marked when tp->delivered_ce grew.  The
+ *     receiver echoes CE packet by packet, DCTCP style: on a change of CE
+ *     state it sends any delayed ACK with the old state first, then ACKs at
+ *     once.  The mrc flavour has no ECN (its NIC has none), so it must not
+ *     have ECN negotiated: an AQM would mark its packets where it would
+ *     drop them, and mrc reacts to losses.  The handshake asks for ECN when
+ *     the module parameter flavour is uet (the registered ops carry
+ *     TCP_CONG_NEEDS_ECN then, and not for mrc); at init the netns's flavour
+ *     settles the connection (fabric_tcp_ecn_select(), with counters).
+ *   - With ECN, the receiver ACKs every data segment, as NSCC receivers
+ *     do, so that delayed ACKs stay out of RTT samples: TCP gives a
+ *     congestion control a hook per received segment only on an ECN
+ *     connection.  Without it (mrc), set "quickack 1" on the receiver's
+ *     route for the same effect.
  *   - mrc: packets TCP marks lost on an ACK (rs->losses) are presumed
  *     losses.  Both flavours: a retransmission timeout is one presumed
  *     loss of the head packet.
@@ -28,8 +45,9 @@
  * time, so those inputs are never given to the core here
  * (Documentation/networking/nscc.rst, "TCP mapping").
  *
- * Per-socket state does not fit in icsk_ca_priv, so it is allocated in
- * init; if that fails the socket runs Reno and alloc_failures counts it.
+ * Per-socket state (the core and the parameters it started with) does not
+ * fit in icsk_ca_priv, so it is allocated in init; if that fails the
+ * socket runs Reno and alloc_failures counts it.
  */
 #include <linux/inet_diag.h>
 #include <linux/module.h>
@@ -45,15 +63,26 @@
 /* snd_cwnd ceiling: keeps TCP's u32 byte arithmetic (cwnd x MSS) safe. */
 #define TCP_NSCC_MAX_CWND	65535U
 
+/* Allocated per socket: the core, and the parameters it started with
+ * (nscc_set_mtu() derives the packet-sized constants from them again).
+ */
+struct tcp_nscc_state {
+	struct nscc n;
+	struct nscc_params p;
+};
+
 /* In icsk_ca_priv.  get_info() runs without the socket lock, while the core
  * may be freed (close, a change of algorithm): it reads only the copies in
  * "info", written by cong_control with WRITE_ONCE.
  */
 struct tcp_nscc {
 	struct nscc *core;	/* NULL: no memory, Reno fallback */
+	struct nscc_params *params;	/* the core's; NULL with it */
 	u32 pkt;		/* nominal packet, bytes */
 	u32 prior_ce;		/* tp->delivered_ce at the previous ACK */
 	struct fabric_ece ece;	/* receiver: the accurate echo */
+	u8 ecn_wanted;		/* this netns's flavour is uet */
+	u8 ecn_pending;		/* init ran in SYN_SENT: settle ECN later */
 	struct {
 		u64 cwnd;	/* bytes */
 		u64 max_wnd;	/* bytes */
@@ -63,9 +92,86 @@ struct tcp_nscc {
 	} info;
 };
 
+static struct tcp_congestion_ops tcp_nscc_ops, tcp_nscc_ecn_ops,
+	tcp_nscc_plain_ops;
+
 static u64 tcp_nscc_now(const struct tcp_sock *tp)
 {
 	return tp->tcp_mstamp * NSEC_PER_USEC;
+}
+
+/* The handshake asks for ECN as the module-wide flavour says: uet uses it,
+ * mrc does not.  Also runs while the module loads, before registration.
+ */
+void tcp_nscc_default_changed(unsigned int id)
+{
+	if (id == NSCC_ATTR_flavour)
+		fabric_tcp_ops_set_ecn(&tcp_nscc_ops, tcp_nscc_default(id) ==
+				       NSCC_FLAVOUR_UET);
+}
+
+/* Once the handshake is over: this connection with ECN or without. */
+static void tcp_nscc_settle_ecn(struct sock *sk, struct fabric_net *fn,
+				struct tcp_nscc *ca)
+{
+	static const unsigned int stat[] = {
+		[FABRIC_ECN_ON]			= TCP_NSCC_STAT_ECN_ON,
+		[FABRIC_ECN_NOT_NEGOTIATED]	= TCP_NSCC_STAT_ECN_NOT_NEGOTIATED,
+		[FABRIC_ECN_TURNED_OFF]		= TCP_NSCC_STAT_ECN_TURNED_OFF,
+	};
+	enum fabric_ecn r;
+
+	ca->ecn_pending = 0;
+	r = fabric_tcp_ecn_select(sk, ca->ecn_wanted, &tcp_nscc_ecn_ops,
+				  &tcp_nscc_plain_ops);
+	if (r != FABRIC_ECN_OFF)
+		fabric_net_stat_add(fn, stat[r], 1);
+}
+
+/* The window over srtt with TCP's own congestion-avoidance gain, capped
+ * at the link rate: payload bytes per second, as TCP's pacing counts.
+ */
+static void tcp_nscc_set_pacing(struct sock *sk, const struct tcp_nscc *ca)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	u64 rate;
+
+	if (!tp->srtt_us)
+		return;
+	rate = (u64)tp->mss_cache * ((USEC_PER_SEC / 100) << 3) *
+	       READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_pacing_ca_ratio) *
+	       max(tcp_snd_cwnd(tp), tp->packets_out);
+	rate = div_u64(rate, tp->srtt_us);
+	if (ca->core)
+		rate = min_t(u64, rate, (u64)ca->core->cfg.rate_mbps * 125000);
+	WRITE_ONCE(sk->sk_pacing_rate,
+		   min_t(u64, rate, READ_ONCE(sk->sk_max_pacing_rate)));
+}
+
+/* The nominal packet follows the MSS (and the TCP options in use). */
+static void tcp_nscc_follow_mss(struct sock *sk, struct fabric_net *fn,
+				struct tcp_nscc *ca)
+{
+	u32 pkt = max_t(u32, fabric_tcp_nominal(sk), 1);
+
+	if (likely(pkt == ca->pkt))
+		return;
+	ca->pkt = pkt;
+	if (ca->core)
+		nscc_set_mtu(ca->core, ca->params, pkt);
+	fabric_net_stat_add(fn, TCP_NSCC_STAT_NOMINAL_CHANGES, 1);
+}
+
+/* The fewest segments TCP may have out.  The spec's window goes down to
+ * one packet, and an nscc receiver on an ECN connection ACKs every
+ * segment (tcp_nscc_cwnd_event()).  Without ECN TCP gives the receiver
+ * no per-segment hook, and a receiver delays the ACK of a lone segment
+ * by 40 ms or more: two segments out are ACKed at once, as TCP's own
+ * algorithms keep at least two.
+ */
+static u32 tcp_nscc_min_cwnd(const struct sock *sk)
+{
+	return tcp_sk(sk)->ecn_flags & TCP_ECN_OK ? 1 : 2;
 }
 
 static void tcp_nscc_set_cwnd(struct sock *sk, const struct tcp_nscc *ca)
@@ -78,7 +184,7 @@ static void tcp_nscc_set_cwnd(struct sock *sk, const struct tcp_nscc *ca)
 		pkts = TCP_NSCC_MAX_CWND;
 	else
 		pkts = div_u64(n->cwnd, ca->pkt);
-	pkts = clamp_t(u64, pkts, 1,
+	pkts = clamp_t(u64, pkts, tcp_nscc_min_cwnd(sk),
 		       min_t(u32, tp->snd_cwnd_clamp, TCP_NSCC_MAX_CWND));
 	tcp_snd_cwnd_set(tp, pkts);
 }
@@ -99,22 +205,39 @@ static void tcp_nscc_init(struct sock *sk)
 	struct fabric_net *fn = tcp_nscc_pernet(sock_net(sk));
 	struct tcp_nscc *ca = inet_csk_ca(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
-	struct nscc_params p;
+	struct tcp_nscc_state *st;
 
 	ca->pkt = max_t(u32, fabric_tcp_nominal(sk), 1);
 	ca->prior_ce = tp->delivered_ce;
 	fabric_ece_init(&ca->ece, sk);
+	fabric_tcp_pacing_init(sk);
 
 	/* init may run in softirq context (passive open). */
-	ca->core = kmalloc(sizeof(*ca->core), GFP_NOWAIT | __GFP_NOWARN);
-	if (!ca->core) {
+	st = kmalloc(sizeof(*st), GFP_NOWAIT | __GFP_NOWARN);
+	if (st) {
+		fabric_net_params(fn, st->p.v);
+		ca->ecn_wanted = NSCC_P(&st->p, flavour) == NSCC_FLAVOUR_UET;
+	} else {
 		fabric_net_stat_add(fn, TCP_NSCC_STAT_ALLOC_FAIL, 1);
-		return;
+		ca->ecn_wanted = READ_ONCE(fn->attr[NSCC_ATTR_flavour]) ==
+				 NSCC_FLAVOUR_UET;
 	}
-	fabric_net_params(fn, p.v);
-	nscc_init(ca->core, &p, ca->pkt, tcp_nscc_now(tp));
+	/* setsockopt(TCP_CONGESTION) during a non-blocking connect runs
+	 * init before the SYN-ACK has said whether ECN was granted.
+	 */
+	if (sk->sk_state == TCP_SYN_SENT)
+		ca->ecn_pending = 1;
+	else
+		tcp_nscc_settle_ecn(sk, fn, ca);
+	if (!st)
+		return;
+
+	ca->core = &st->n;
+	ca->params = &st->p;
+	nscc_init(ca->core, ca->params, ca->pkt, tcp_nscc_now(tp));
 	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
 	tcp_nscc_set_cwnd(sk, ca);
+	tcp_nscc_set_pacing(sk, ca);
 	tcp_nscc_publish(ca);
 	fabric_net_stat_add(fn, TCP_NSCC_STAT_SOCKETS, 1);
 }
@@ -123,8 +246,15 @@ static void tcp_nscc_release(struct sock *sk)
 {
 	struct tcp_nscc *ca = inet_csk_ca(sk);
 
-	kfree(ca->core);
+	if (ca->core)
+		kfree(container_of(ca->core, struct tcp_nscc_state, n));
 	ca->core = NULL;
+	ca->params = NULL;
+	fabric_tcp_pacing_release(sk);
+	/* Back to the registered ops: a socket reconnected after
+	 * disconnect negotiates as a new one would.
+	 */
+	WRITE_ONCE(inet_csk(sk)->icsk_ca_ops, &tcp_nscc_ops);
 }
 
 /* Without per-socket state: Reno, reducing on loss and ECE as TCP would. */
@@ -165,10 +295,14 @@ static void tcp_nscc_cong_control(struct sock *sk, const struct rate_sample *rs)
 	 */
 	if (unlikely(!ca->pkt))
 		return;
+	if (unlikely(ca->ecn_pending) && sk->sk_state != TCP_SYN_SENT)
+		tcp_nscc_settle_ecn(sk, fn, ca);
+	tcp_nscc_follow_mss(sk, fn, ca);
 	ce = tp->delivered_ce - ca->prior_ce;
 	ca->prior_ce = tp->delivered_ce;
 	if (unlikely(!n)) {
 		tcp_nscc_reno(sk, rs);
+		tcp_nscc_set_pacing(sk, ca);
 		return;
 	}
 
@@ -201,6 +335,7 @@ static void tcp_nscc_cong_control(struct sock *sk, const struct rate_sample *rs)
 	if (n->st.qa_count != qa)
 		fabric_net_stat_add(fn, TCP_NSCC_STAT_QA_FIRED, 1);
 	tcp_nscc_set_cwnd(sk, ca);
+	tcp_nscc_set_pacing(sk, ca);
 	tcp_nscc_publish(ca);
 	trace_nscc_update(sk, n, r, tcp_snd_cwnd(tp));
 }
@@ -217,6 +352,15 @@ static void tcp_nscc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 	struct tcp_nscc *ca = inet_csk_ca(sk);
 
 	switch (ev) {
+	case CA_EVENT_TX_START:
+		/* Init in SYN_SENT: tcp_init_transfer() has since put TCP's
+		 * initial window back; the first data takes nscc's again.
+		 */
+		if (ca->core) {
+			tcp_nscc_set_cwnd(sk, ca);
+			tcp_nscc_set_pacing(sk, ca);
+		}
+		break;
 	case CA_EVENT_ECN_IS_CE:
 		if (!ca->ece.ce_state)
 			fabric_net_stat_add(fn, TCP_NSCC_STAT_CE_RECEIVED, 1);
@@ -291,18 +435,29 @@ static size_t tcp_nscc_get_info(struct sock *sk, u32 ext, int *attr,
 	return sizeof(info->bbr);
 }
 
-static struct tcp_congestion_ops tcp_nscc_ops __read_mostly = {
-	.flags		= TCP_CONG_NEEDS_ECN,
-	.init		= tcp_nscc_init,
-	.release	= tcp_nscc_release,
-	.ssthresh	= tcp_nscc_ssthresh,
-	.cong_control	= tcp_nscc_cong_control,
-	.undo_cwnd	= tcp_nscc_undo_cwnd,
-	.cwnd_event	= tcp_nscc_cwnd_event,
-	.get_info	= tcp_nscc_get_info,
-	.owner		= THIS_MODULE,
-	.name		= "nscc",
-};
+/* The registered ops, whose TCP_CONG_NEEDS_ECN follows the module-wide
+ * flavour (tcp_nscc_default_changed()), and the twins init() settles a
+ * connection on: the same callbacks with and without ECN.
+ */
+#define TCP_NSCC_OPS(_flags) {					\
+	.flags		= (_flags),				\
+	.init		= tcp_nscc_init,			\
+	.release	= tcp_nscc_release,			\
+	.ssthresh	= tcp_nscc_ssthresh,			\
+	.cong_control	= tcp_nscc_cong_control,		\
+	.undo_cwnd	= tcp_nscc_undo_cwnd,			\
+	.cwnd_event	= tcp_nscc_cwnd_event,			\
+	.get_info	= tcp_nscc_get_info,			\
+	.owner		= THIS_MODULE,				\
+	.name		= "nscc",				\
+}
+
+static struct tcp_congestion_ops tcp_nscc_ops __read_mostly =
+	TCP_NSCC_OPS(TCP_CONG_NEEDS_ECN);
+static struct tcp_congestion_ops tcp_nscc_ecn_ops __read_mostly =
+	TCP_NSCC_OPS(TCP_CONG_NEEDS_ECN);
+static struct tcp_congestion_ops tcp_nscc_plain_ops __read_mostly =
+	TCP_NSCC_OPS(0);
 
 static int __init tcp_nscc_register(void)
 {
@@ -310,6 +465,7 @@ static int __init tcp_nscc_register(void)
 
 	BUILD_BUG_ON(sizeof(struct tcp_nscc) > ICSK_CA_PRIV_SIZE);
 
+	tcp_nscc_default_changed(NSCC_ATTR_flavour);
 	err = tcp_nscc_net_init_module();
 	if (err)
 		goto err_net;

@@ -22,11 +22,19 @@ enum tcp_nscc_stat {
 	TCP_NSCC_STAT_CE_RECEIVED,	/* receiver: CE-marked runs echoed */
 	TCP_NSCC_STAT_MD_CUTS,
 	TCP_NSCC_STAT_QA_FIRED,
+	TCP_NSCC_STAT_NOMINAL_CHANGES,	/* the nominal packet followed the MSS */
+	TCP_NSCC_STAT_ECN_ON,		/* connections running with ECN (uet) */
+	TCP_NSCC_STAT_ECN_NOT_NEGOTIATED, /* uet, but the handshake had no ECN */
+	TCP_NSCC_STAT_ECN_TURNED_OFF,	/* negotiated, but mrc: turned off here */
 	TCP_NSCC_STAT_ROUTINE,		/* + enum nscc_routine */
 	TCP_NSCC_STAT_COUNT = TCP_NSCC_STAT_ROUTINE + NSCC_R_COUNT
 };
 
 struct fabric_net *tcp_nscc_pernet(const struct net *net);
+/* A module parameter: the global default of attribute id. */
+u32 tcp_nscc_default(unsigned int id);
+/* tcp_nscc.c: a module parameter was written (or given at load). */
+void tcp_nscc_default_changed(unsigned int id);
 
 int tcp_nscc_net_init_module(void);
 void tcp_nscc_net_exit_module(void);

@@ -31,7 +31,13 @@ static const struct fabric_attr_set tcp_nscc_attrs = {
 	.desc = nscc_attr_descs,
 	.count = NSCC_ATTR_COUNT,
 	.defaults = tcp_nscc_defaults,
+	.default_changed = tcp_nscc_default_changed,
 };
+
+u32 tcp_nscc_default(unsigned int id)
+{
+	return READ_ONCE(tcp_nscc_defaults[id]);
+}
 
 /* One module parameter per attribute, same name as the sysctl. */
 #define NSCC_ATTR(name, kind, def, lo, hi, help) \
@@ -50,6 +56,10 @@ static const char * const tcp_nscc_stat_names[TCP_NSCC_STAT_ROUTINE] = {
 	[TCP_NSCC_STAT_CE_RECEIVED]	= "ce_received",
 	[TCP_NSCC_STAT_MD_CUTS]		= "md_cuts",
 	[TCP_NSCC_STAT_QA_FIRED]	= "qa_fired",
+	[TCP_NSCC_STAT_NOMINAL_CHANGES]	= "nominal_changes",
+	[TCP_NSCC_STAT_ECN_ON]		= "ecn_on",
+	[TCP_NSCC_STAT_ECN_NOT_NEGOTIATED] = "ecn_not_negotiated",
+	[TCP_NSCC_STAT_ECN_TURNED_OFF]	= "ecn_turned_off",
 };
 
 struct fabric_net *tcp_nscc_pernet(const struct net *net)

@@ -28,6 +28,7 @@
  */
 #include <linux/inet_diag.h>
 #include <linux/module.h>
+#include <net/fabric_tcp.h>
 #include <net/tcp.h>
 
 #include "tcp_swift.h"
@@ -91,7 +92,7 @@ static void tcp_swift_init(struct sock *sk)
 	fabric_net_params(fn, p.v);
 	swift_init(&ca->s, &p, tcp_snd_cwnd(tp) * 1000);
 	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
-	cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
+	fabric_tcp_pacing_init(sk);
 	tcp_swift_apply(sk, &ca->s);
 	fabric_net_stat_add(fn, TCP_SWIFT_STAT_SOCKETS, 1);
 }
@@ -218,8 +219,15 @@ static size_t tcp_swift_get_info(struct sock *sk, u32 ext, int *attr,
 	return sizeof(info->bbr);
 }
 
+/* Leaves the socket's pacing as TCP made it, for whatever comes next. */
+static void tcp_swift_release(struct sock *sk)
+{
+	fabric_tcp_pacing_release(sk);
+}
+
 static struct tcp_congestion_ops tcp_swift_ops __read_mostly = {
 	.init		= tcp_swift_init,
+	.release	= tcp_swift_release,
 	.ssthresh	= tcp_swift_ssthresh,
 	.cong_control	= tcp_swift_cong_control,
 	.set_state	= tcp_swift_set_state,

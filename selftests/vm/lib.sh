@@ -198,6 +198,33 @@ fabric_stat() {
 		jq -r --arg k "$3" '.[] | select(.kind == "fabric") | .[$k]'
 }
 
+# port_flow INFO PORT [CLIENT_ARGS...]: in a star_topo, a tcpxfer.py flow
+# from S1 to B (198.18.100.1:PORT) through R's port rb, held until rb has
+# dropped for it (bounded); TCP_INFO samples of the client in INFO, of the
+# server's socket in INFO.srvinfo.  Sets MARKS (what rb marked meanwhile)
+# and B_ECN (1 if B's socket had ECN).
+# Succeeds if the port dropped and the data arrived intact.
+port_flow() {
+	local info=$1 port=$2 hold d0 m0 rc
+	shift 2
+	hold_new hold
+	d0=$(fabric_stat "$R" rb drop_limit)
+	m0=$(fabric_stat "$R" rb ecn_marked)
+	ip netns exec "$B" timeout 120 python3 "$TOP/selftests/vm/tcpxfer.py" server \
+		198.18.100.1 "$port" --info "$info.srvinfo" >"$info.srv" &
+	ip netns exec "$S1" python3 "$TOP/selftests/vm/tcpxfer.py" client 198.18.100.1 "$port" \
+		--info "$info" --while-exists "$hold" "$@" >"$info.cli" &
+	busywait 60000 fabric_ge "$R" rb drop_limit $((d0 + 1))
+	rc=$?
+	rm -f "$hold"
+	wait
+	B_ECN=$(jq 'if .ecn then 1 else 0 end' "$info.srvinfo")
+	MARKS=$(($(fabric_stat "$R" rb ecn_marked) - m0))
+	log "port: ecn_marked +$MARKS, drops +$(($(fabric_stat "$R" rb drop_limit) - d0));" \
+		"client: $(jq -s -c '.[-1] | {cc, ecn}' "$info"); server side ECN $B_ECN"
+	[[ $rc -eq 0 && $(grep bytes= "$info.srv") == "$(sed 's/ cc=.*//' "$info.cli")" ]]
+}
+
 # fabric_ge NS DEV KEY N: fabric_stat NS DEV KEY is at least N (for busywait).
 fabric_ge() {
 	local v

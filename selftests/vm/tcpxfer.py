@@ -2,13 +2,24 @@
 # SPDX-License-Identifier: GPL-2.0
 """Bulk TCP transfer with an end-to-end digest, for the VM selftests.
 
-  tcpxfer.py server ADDR PORT [--cc NAME]            prints "bytes=N sha256=H"
+  tcpxfer.py server ADDR PORT [--cc NAME] [--info F]  prints "bytes=N sha256=H"
   tcpxfer.py client ADDR PORT (--bytes N | --seconds S | --while-exists PATH)
                      [--cc NAME] [--seed S]          prints "bytes=N sha256=H cc=NAME"
 
 --while-exists PATH sends until PATH is removed (at most --seconds, default
 120): a test holds a flow open for as long as its checks take, however slow
 the machine, and ends it cleanly (digests still match) with "rm PATH".
+
+Client options for the congestion-control tests:
+  --cc-in-connect NAME    set NAME while the SYN is out (non-blocking connect)
+  --switch-cc NAME        setsockopt(TCP_CONGESTION, NAME) after
+  --switch-after BYTES    this many bytes (default 1 MiB)
+  --info FILE             JSON lines of TCP_INFO (cc, state, ecn, mss, cwnd,
+                          unacked, rtt_us, pacing_rate, sport): after connect,
+  --info-every BYTES      then every BYTES (default 1 MiB), and at the end;
+                          the first line has "state_at_cc" with
+                          --cc-in-connect
+The server's --info FILE is one such line for the accepted connection.
 
 The client sends a deterministic pseudo-random stream and prints its digest;
 the server prints the digest of what arrived.  Equal lines mean the data
@@ -17,6 +28,7 @@ socket, and the client reports the one the kernel actually used.
 """
 import argparse
 import hashlib
+import json
 import os
 import socket
 import sys
@@ -51,6 +63,9 @@ def server(args):
     ls.listen(1)
     print("listening", flush=True)
     conn, _ = ls.accept()
+    if args.info:
+        with open(args.info, "w") as info:
+            info.write(json.dumps(tcpconnect.tcp_info(conn)) + "\n")
     h, total = hashlib.sha256(), 0
     while True:
         buf = conn.recv(1 << 20)
@@ -62,12 +77,37 @@ def server(args):
 
 
 def client(args):
-    s = tcpconnect.connect(args.addr, args.port, args.cc, 10)
+    first = {}
+    if args.cc_in_connect:
+        s, first["state_at_cc"] = tcpconnect.connect_cc_in_syn_sent(
+            args.addr, args.port, args.cc_in_connect, 10)
+    else:
+        s = tcpconnect.connect(args.addr, args.port, args.cc, 10)
+    info = open(args.info, "w") if args.info else None
+
+    def sample(extra=None):
+        if info:
+            d = tcpconnect.tcp_info(s)
+            d.update(extra or {})
+            info.write(json.dumps(d) + "\n")
+            info.flush()
+
+    sample(first)
+    next_info = args.info_every
+    switched = not args.switch_cc
     cc = s.getsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, 16)
     cc = cc.split(b"\0")[0].decode()
     h, total = hashlib.sha256(), 0
     end = time.monotonic() + args.seconds if args.seconds else None
     for block in stream(args.seed):
+        if not switched and total >= args.switch_after:
+            sample({"before_switch": True})
+            set_cc(s, args.switch_cc)
+            sample({"after_switch": True})
+            switched = True
+        if total >= next_info:
+            sample()
+            next_info += args.info_every
         if args.bytes is not None:
             if total >= args.bytes:
                 break
@@ -79,9 +119,12 @@ def client(args):
         s.sendall(block)
         h.update(block)
         total += len(block)
+    sample()
     s.shutdown(socket.SHUT_WR)
     s.recv(1)
     s.close()
+    if info:
+        info.close()
     print(f"bytes={total} sha256={h.hexdigest()} cc={cc}", flush=True)
 
 
@@ -96,6 +139,11 @@ def main():
     p.add_argument("--seconds", type=float)
     p.add_argument("--seed", default="fabric")
     p.add_argument("--while-exists")
+    p.add_argument("--cc-in-connect")
+    p.add_argument("--switch-cc")
+    p.add_argument("--switch-after", type=int, default=1 << 20)
+    p.add_argument("--info")
+    p.add_argument("--info-every", type=int, default=1 << 20)
     args = p.parse_args()
     if args.while_exists and args.seconds is None:
         args.seconds = 120
