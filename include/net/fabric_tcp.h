@@ -45,19 +45,24 @@ static inline u32 fabric_tcp_nominal(const struct sock *sk)
  * ECN per connection.  TCP negotiates ECN in the SYN and SYN-ACK, before a
  * congestion control's init() runs, from the flags of the ops the socket
  * has then: the module's registered ops, whose TCP_CONG_NEEDS_ECN follows
- * the module-wide default (its module parameter).  Once the handshake is
- * over, fabric_tcp_ecn_select() settles the connection from this netns's
- * attribute: it swaps in one of two twins of the registered ops, the same
- * callbacks with or without TCP_CONG_NEEDS_ECN (as dctcp swaps in
- * dctcp_reno), so the receiver-side CE events, the ECT marking and the
- * echo follow what the connection really does, and a later change of the
- * module parameter does not reach established sockets.
+ * the module-wide default (its module parameter), and from the host's own
+ * net.ipv4.tcp_ecn and route features, which a module cannot overrule (a
+ * listener at the default tcp_ecn 2 grants ECN to any classic client).
+ * Once the handshake is over, fabric_tcp_ecn_select() settles the
+ * connection: a connection that has ECN keeps it (an RFC 3168 endpoint
+ * must echo the peer's CE and answer its own marks), under the twin of the
+ * registered ops with TCP_CONG_NEEDS_ECN, so the receiver-side CE events
+ * and the accurate echo work; one without ECN runs under the twin without
+ * it, sending Not-ECT.  The twins have the same callbacks (as dctcp swaps
+ * in dctcp_reno), and a later change of the module parameter does not
+ * reach established sockets.  Whether the module *wanted* ECN decides what
+ * it does with the marks of a connection that has it anyway.
  */
 enum fabric_ecn {
 	FABRIC_ECN_ON,			/* wanted and negotiated */
 	FABRIC_ECN_OFF,			/* neither */
 	FABRIC_ECN_NOT_NEGOTIATED,	/* wanted; the handshake had none */
-	FABRIC_ECN_TURNED_OFF,		/* negotiated, not wanted: off here */
+	FABRIC_ECN_KEPT,		/* not wanted, but negotiated: kept */
 };
 
 /*
@@ -95,7 +100,8 @@ static inline void fabric_tcp_pacing_init(struct sock *sk)
 static inline void fabric_tcp_pacing_release(struct sock *sk)
 {
 	cmpxchg(&sk->sk_pacing_status, SK_PACING_NEEDED, SK_PACING_NONE);
-	WRITE_ONCE(sk->sk_pacing_rate, ~0UL);
+	/* What TCP's own update would leave: unlimited, under the cap. */
+	WRITE_ONCE(sk->sk_pacing_rate, READ_ONCE(sk->sk_max_pacing_rate));
 }
 
 #endif /* _NET_FABRIC_TCP_H */

@@ -39,26 +39,14 @@ enum fabric_ecn fabric_tcp_ecn_select(struct sock *sk, bool wants,
 				      const struct tcp_congestion_ops *ecn_ops,
 				      const struct tcp_congestion_ops *plain_ops)
 {
-	struct tcp_sock *tp = tcp_sk(sk);
-	bool negotiated = tp->ecn_flags & TCP_ECN_OK;
-	enum fabric_ecn r;
+	bool negotiated = tcp_sk(sk)->ecn_flags & TCP_ECN_OK;
 
-	if (wants)
-		r = negotiated ? FABRIC_ECN_ON : FABRIC_ECN_NOT_NEGOTIATED;
-	else
-		r = negotiated ? FABRIC_ECN_TURNED_OFF : FABRIC_ECN_OFF;
-
-	/* Without ECN here: no ECT on our packets and no echo of the peer's
-	 * CE.  A peer that negotiated it may still send ECT (only the module
-	 * parameter keeps ECN out of the handshake; see above).
-	 */
-	if (r != FABRIC_ECN_ON)
-		tp->ecn_flags &= ~TCP_ECN_OK;
-	WRITE_ONCE(inet_csk(sk)->icsk_ca_ops,
-		   r == FABRIC_ECN_ON ? ecn_ops : plain_ops);
-	if (r == FABRIC_ECN_ON)
+	WRITE_ONCE(inet_csk(sk)->icsk_ca_ops, negotiated ? ecn_ops : plain_ops);
+	if (negotiated)
 		INET_ECN_xmit(sk);
 	else
 		INET_ECN_dontxmit(sk);
-	return r;
+	if (wants)
+		return negotiated ? FABRIC_ECN_ON : FABRIC_ECN_NOT_NEGOTIATED;
+	return negotiated ? FABRIC_ECN_KEPT : FABRIC_ECN_OFF;
 }

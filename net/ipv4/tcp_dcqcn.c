@@ -21,13 +21,12 @@
  *   - Loss is left to TCP's retransmission; the loop has no loss reaction
  *     (the spec page's NIC runs over a lossless fabric).
  *   - enable_ecn 0, or a peer that refused ECN: the socket sends Not-ECT
- *     and takes no ECN on its connection (echoes included), so it stays
- *     at line rate.  The handshake asks for (and a listener grants) ECN as
- *     the module parameter enable_ecn says: the registered ops carry
- *     TCP_CONG_NEEDS_ECN only then, so a module that will not use ECN
- *     does not negotiate it, and a peer's packets stay Not-ECT too.  At
- *     init the netns's enable_ecn settles the connection
- *     (fabric_tcp_ecn_select(), with counters).
+ *     and stays at line rate.  The handshake asks for (and a listener
+ *     grants) ECN as the module parameter enable_ecn says: the registered
+ *     ops carry TCP_CONG_NEEDS_ECN only then, so a module that will not
+ *     use ECN does not negotiate it, and a peer's packets stay Not-ECT
+ *     too.  At init the connection settles (fabric_tcp_ecn_select(), with
+ *     counters); one that has ECN anyway is honoured.
  */
 #include <linux/inet_diag.h>
 #include <linux/module.h>
@@ -65,7 +64,11 @@ void tcp_dcqcn_default_changed(unsigned int id)
 }
 
 /* Once the handshake is over: this connection with ECN or without; the
- * loop only ever leaves line rate with it.
+ * loop only ever leaves line rate with it.  enable_ecn 0 keeps ECN out of
+ * the handshakes the module's ops make; one that has ECN anyway (a
+ * classic peer granted by the host's tcp_ecn, a netns that differs from
+ * the module parameter) keeps it and lets its CNPs drive the loop, as an
+ * ECN endpoint must answer the marks it asked for.
  */
 static void tcp_dcqcn_settle_ecn(struct sock *sk, struct fabric_net *fn,
 				 struct tcp_dcqcn *ca)
@@ -73,14 +76,15 @@ static void tcp_dcqcn_settle_ecn(struct sock *sk, struct fabric_net *fn,
 	static const unsigned int stat[] = {
 		[FABRIC_ECN_ON]			= TCP_DCQCN_STAT_ECN_ON,
 		[FABRIC_ECN_NOT_NEGOTIATED]	= TCP_DCQCN_STAT_ECN_NOT_NEGOTIATED,
-		[FABRIC_ECN_TURNED_OFF]		= TCP_DCQCN_STAT_ECN_TURNED_OFF,
+		[FABRIC_ECN_KEPT]		= TCP_DCQCN_STAT_ECN_KEPT,
 	};
 	enum fabric_ecn r;
 
 	ca->ecn_pending = 0;
 	r = fabric_tcp_ecn_select(sk, ca->ecn_wanted, &tcp_dcqcn_ecn_ops,
 				  &tcp_dcqcn_plain_ops);
-	ca->d.enable = r == FABRIC_ECN_ON;
+	/* A connection with ECN honours its marks, enable_ecn 0 or not. */
+	ca->d.enable = r == FABRIC_ECN_ON || r == FABRIC_ECN_KEPT;
 	if (r != FABRIC_ECN_OFF)
 		fabric_net_stat_add(fn, stat[r], 1);
 }
@@ -129,12 +133,12 @@ static void tcp_dcqcn_apply(struct sock *sk, const struct dcqcn *d)
 	u64 rate = (u64)d->rc_kbps * 125;	/* bytes per second */
 	u32 srtt_us = tp->srtt_us >> 3;
 
-	/* The core keeps the rate above 0; still never write 0, which TCP's
-	 * pacing reads as "no pacing" (even under SO_MAX_PACING_RATE 0).
+	/* Never 0, which TCP's pacing reads as unpaced: the core keeps the
+	 * rate at 1 Mbit/s or more (a SO_MAX_PACING_RATE of 0 still means
+	 * what it means to TCP).
 	 */
 	WRITE_ONCE(sk->sk_pacing_rate,
-		   max_t(u64, min_t(u64, rate,
-				    READ_ONCE(sk->sk_max_pacing_rate)), 1));
+		   min_t(u64, rate, READ_ONCE(sk->sk_max_pacing_rate)));
 	if (srtt_us && tp->mss_cache) {
 		u64 cwnd = fabric_muldiv(2 * rate, srtt_us,
 					 (u64)USEC_PER_SEC * tp->mss_cache,
@@ -176,6 +180,8 @@ static void tcp_dcqcn_init(struct sock *sk)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct dcqcn_params p;
 
+	/* Re-assert the registered flags (see tcp_nscc_init()). */
+	tcp_dcqcn_default_changed(DCQCN_ATTR_enable_ecn);
 	fabric_net_params(fn, p.v);
 	dcqcn_init(&ca->d, &p);
 	ca->prior_ce = tp->delivered_ce;
@@ -215,6 +221,9 @@ static void tcp_dcqcn_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 {
 	struct tcp_dcqcn *ca = inet_csk_ca(sk);
 
+	/* After a SYN_SENT init, a socket that only receives settles here. */
+	if (unlikely(ca->ecn_pending) && sk->sk_state != TCP_SYN_SENT)
+		tcp_dcqcn_settle_ecn(sk, tcp_dcqcn_pernet(sock_net(sk)), ca);
 	switch (ev) {
 	case CA_EVENT_TX_START:
 		if (ca->d.line_kbps)

@@ -20,7 +20,7 @@ enum tcp_dcqcn_stat {
 	TCP_DCQCN_STAT_CATCHUP_LIMIT,	/* episodes ended by a long silence */
 	TCP_DCQCN_STAT_ECN_ON,		/* connections running with ECN */
 	TCP_DCQCN_STAT_ECN_NOT_NEGOTIATED, /* enable_ecn, the handshake had none */
-	TCP_DCQCN_STAT_ECN_TURNED_OFF,	/* negotiated; enable_ecn 0: off here */
+	TCP_DCQCN_STAT_ECN_KEPT,	/* enable_ecn 0, but negotiated: honoured */
 	TCP_DCQCN_STAT_PHASE,		/* + enum dcqcn_phase: runs by phase */
 	TCP_DCQCN_STAT_COUNT = TCP_DCQCN_STAT_PHASE + DCQCN_RUN_COUNT
 };

@@ -54,7 +54,7 @@ static const char * const tcp_dcqcn_stat_names[TCP_DCQCN_STAT_PHASE] = {
 	[TCP_DCQCN_STAT_CATCHUP_LIMIT]		= "catchup_limit",
 	[TCP_DCQCN_STAT_ECN_ON]			= "ecn_on",
 	[TCP_DCQCN_STAT_ECN_NOT_NEGOTIATED]	= "ecn_not_negotiated",
-	[TCP_DCQCN_STAT_ECN_TURNED_OFF]		= "ecn_turned_off",
+	[TCP_DCQCN_STAT_ECN_KEPT]		= "ecn_kept",
 };
 
 struct fabric_net *tcp_dcqcn_pernet(const struct net *net)

@@ -10,9 +10,10 @@
  *     at the max window, snd_cwnd = window / nominal packet, at least 1
  *     with ECN and 2 without (tcp_nscc_min_cwnd()).
  *     The nominal packet is MSS + TCP header (with options) + IP header,
- *     followed on every ACK (the MSS is 536 until the handshake is over,
- *     and path MTU changes and MTU probing move it): the core derives what
- *     scales with it again (nscc_set_mtu()).
+ *     followed on every ACK (a BPF program at connect starts nscc before
+ *     the MSS is set, 536; the peer's MSS comes with the SYN-ACK; path MTU
+ *     changes and MTU probing move it): the core derives what scales with
+ *     it again (nscc_set_mtu()).
  *   - cong_control owns pacing too (6.1 skips tcp_update_pacing_rate() for
  *     it): the window over srtt, times net.ipv4.tcp_pacing_ca_ratio (120 %
  *     by default, TCP's own gain outside slow start), never above the
@@ -26,12 +27,16 @@
  *   - ECN echo (uet): the ACK is marked when tp->delivered_ce grew.  The
  *     receiver echoes CE packet by packet, DCTCP style: on a change of CE
  *     state it sends any delayed ACK with the old state first, then ACKs at
- *     once.  The mrc flavour has no ECN (its NIC has none), so it must not
- *     have ECN negotiated: an AQM would mark its packets where it would
- *     drop them, and mrc reacts to losses.  The handshake asks for ECN when
- *     the module parameter flavour is uet (the registered ops carry
- *     TCP_CONG_NEEDS_ECN then, and not for mrc); at init the netns's flavour
- *     settles the connection (fabric_tcp_ecn_select(), with counters).
+ *     once.  The mrc flavour has no ECN (its NIC has none), so it does not
+ *     ask for it: an AQM would mark its packets where it would drop them,
+ *     and mrc reacts to losses.  The handshake asks for ECN when the module
+ *     parameter flavour is uet (the registered ops carry TCP_CONG_NEEDS_ECN
+ *     then, and not for mrc); at init the connection settles
+ *     (fabric_tcp_ecn_select(), with counters).  An mrc connection that has
+ *     ECN all the same (a classic peer, the host's tcp_ecn, a netns whose
+ *     flavour differs from the module's) keeps it, echoes the peer's CE,
+ *     and takes each of its own packets echoed CE as the loss the mark
+ *     stood for.
  *   - With ECN, the receiver ACKs every data segment, as NSCC receivers
  *     do, so that delayed ACKs stay out of RTT samples: TCP gives a
  *     congestion control a hook per received segment only on an ECN
@@ -117,7 +122,7 @@ static void tcp_nscc_settle_ecn(struct sock *sk, struct fabric_net *fn,
 	static const unsigned int stat[] = {
 		[FABRIC_ECN_ON]			= TCP_NSCC_STAT_ECN_ON,
 		[FABRIC_ECN_NOT_NEGOTIATED]	= TCP_NSCC_STAT_ECN_NOT_NEGOTIATED,
-		[FABRIC_ECN_TURNED_OFF]		= TCP_NSCC_STAT_ECN_TURNED_OFF,
+		[FABRIC_ECN_KEPT]		= TCP_NSCC_STAT_ECN_KEPT,
 	};
 	enum fabric_ecn r;
 
@@ -134,12 +139,16 @@ static void tcp_nscc_settle_ecn(struct sock *sk, struct fabric_net *fn,
 static void tcp_nscc_set_pacing(struct sock *sk, const struct tcp_nscc *ca)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
+	const struct netns_ipv4 *net = &sock_net(sk)->ipv4;
 	u64 rate;
 
 	if (!tp->srtt_us)
 		return;
+	/* The Reno fallback has a slow start: TCP's gain for it there. */
 	rate = (u64)tp->mss_cache * ((USEC_PER_SEC / 100) << 3) *
-	       READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_pacing_ca_ratio) *
+	       (!ca->core && tcp_snd_cwnd(tp) < tp->snd_ssthresh / 2 ?
+		READ_ONCE(net->sysctl_tcp_pacing_ss_ratio) :
+		READ_ONCE(net->sysctl_tcp_pacing_ca_ratio)) *
 	       max(tcp_snd_cwnd(tp), tp->packets_out);
 	rate = div_u64(rate, tp->srtt_us);
 	if (ca->core)
@@ -207,6 +216,10 @@ static void tcp_nscc_init(struct sock *sk)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct tcp_nscc_state *st;
 
+	/* Re-assert the registered flags: a plain read-modify-write of them
+	 * by tcp_set_allowed_congestion_control() may have undone ours.
+	 */
+	tcp_nscc_default_changed(NSCC_ATTR_flavour);
 	ca->pkt = max_t(u32, fabric_tcp_nominal(sk), 1);
 	ca->prior_ce = tp->delivered_ce;
 	fabric_ece_init(&ca->ece, sk);
@@ -324,6 +337,14 @@ static void tcp_nscc_cong_control(struct sock *sk, const struct rate_sample *rs)
 		if (a.ecn)
 			fabric_net_stat_add(fn, TCP_NSCC_STAT_ECN_ACKS, 1);
 	}
+	/* mrc on a connection with ECN: each packet echoed CE is the loss
+	 * the mark stood for (mrc takes no ECN signal as such).
+	 */
+	if (ce && n->cfg.flavour == NSCC_FLAVOUR_MRC) {
+		r = nscc_on_loss(n, (u64)ce * ca->pkt);
+		fabric_net_stat_add(fn, TCP_NSCC_STAT_ROUTINE + r, 1);
+		fabric_net_stat_add(fn, TCP_NSCC_STAT_CE_LOSSES, ce);
+	}
 	/* mrc presumes loss from SACK gaps; on uet only a timeout is a loss. */
 	if (rs->losses > 0 && n->cfg.flavour == NSCC_FLAVOUR_MRC) {
 		r = nscc_on_loss(n, (u64)rs->losses * ca->pkt);
@@ -351,6 +372,11 @@ static void tcp_nscc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 	struct fabric_net *fn = tcp_nscc_pernet(sock_net(sk));
 	struct tcp_nscc *ca = inet_csk_ca(sk);
 
+	/* After a SYN_SENT init: before the first data leaves (TX_START
+	 * comes ahead of its transmission) or the first segment arrives.
+	 */
+	if (unlikely(ca->ecn_pending) && sk->sk_state != TCP_SYN_SENT)
+		tcp_nscc_settle_ecn(sk, fn, ca);
 	switch (ev) {
 	case CA_EVENT_TX_START:
 		/* Init in SYN_SENT: tcp_init_transfer() has since put TCP's

@@ -25,7 +25,8 @@ enum tcp_nscc_stat {
 	TCP_NSCC_STAT_NOMINAL_CHANGES,	/* the nominal packet followed the MSS */
 	TCP_NSCC_STAT_ECN_ON,		/* connections running with ECN (uet) */
 	TCP_NSCC_STAT_ECN_NOT_NEGOTIATED, /* uet, but the handshake had no ECN */
-	TCP_NSCC_STAT_ECN_TURNED_OFF,	/* negotiated, but mrc: turned off here */
+	TCP_NSCC_STAT_ECN_KEPT,		/* mrc, but negotiated: marks are losses */
+	TCP_NSCC_STAT_CE_LOSSES,	/* mrc: CE-echoed packets taken as lost */
 	TCP_NSCC_STAT_ROUTINE,		/* + enum nscc_routine */
 	TCP_NSCC_STAT_COUNT = TCP_NSCC_STAT_ROUTINE + NSCC_R_COUNT
 };

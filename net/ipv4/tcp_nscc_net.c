@@ -59,7 +59,8 @@ static const char * const tcp_nscc_stat_names[TCP_NSCC_STAT_ROUTINE] = {
 	[TCP_NSCC_STAT_NOMINAL_CHANGES]	= "nominal_changes",
 	[TCP_NSCC_STAT_ECN_ON]		= "ecn_on",
 	[TCP_NSCC_STAT_ECN_NOT_NEGOTIATED] = "ecn_not_negotiated",
-	[TCP_NSCC_STAT_ECN_TURNED_OFF]	= "ecn_turned_off",
+	[TCP_NSCC_STAT_ECN_KEPT]	= "ecn_kept",
+	[TCP_NSCC_STAT_CE_LOSSES]	= "ce_losses",
 };
 
 struct fabric_net *tcp_nscc_pernet(const struct net *net)

@@ -176,14 +176,6 @@ void nscc_init(struct nscc *n, const struct nscc_params *p, u32 mtu, u64 now)
 	n->last_dec = now;
 }
 
-void nscc_set_mtu(struct nscc *n, const struct nscc_params *p, u32 mtu)
-{
-	if (max_t(u32, mtu, 1) == n->cfg.mtu)
-		return;
-	nscc_cfg_mtu(n, p, mtu);
-	n->cwnd = clamp_t(u64, n->cwnd, n->cfg.mtu, n->max_wnd);
-}
-
 static inline bool nscc_uet(const struct nscc *n)
 {
 	return n->cfg.flavour == NSCC_FLAVOUR_UET;
@@ -217,6 +209,20 @@ static void nscc_bounds(struct nscc *n)
 static u64 nscc_wnd_of_rtt(const struct nscc *n, u64 rtt)
 {
 	return max_t(u64, nscc_bdp(n->cfg.rate_mbps, rtt) * 3 / 2, n->cfg.mtu);
+}
+
+void nscc_set_mtu(struct nscc *n, const struct nscc_params *p, u32 mtu)
+{
+	if (max_t(u32, mtu, 1) == n->cfg.mtu)
+		return;
+	nscc_cfg_mtu(n, p, mtu);
+	/* A max window that followed the measured base RTT (as
+	 * nscc_update_base_rtt() sets it) keeps following it.
+	 */
+	if (nscc_uet(n) ? n->base_measured :
+	    !n->cfg.override_max && n->base_rtt != n->cfg.cfg_base_rtt)
+		n->max_wnd = nscc_wnd_of_rtt(n, n->base_rtt);
+	n->cwnd = clamp_t(u64, n->cwnd, n->cfg.mtu, n->max_wnd);
 }
 
 /* Offer an RTT sample to the base RTT; returns true when it fell.

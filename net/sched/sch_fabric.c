@@ -257,9 +257,12 @@ bool fab_drop_head(struct Qdisc *sch, struct qdisc_skb_head *qh, u32 *bytes,
 }
 
 /* The length of a packet this qdisc has cut (a GSO segment, a trimmed
- * datagram): its own bytes, adjusted by this qdisc's size table as
- * qdisc_enqueue() sizes every packet a qdisc receives, so "stab overhead"
- * counts once per packet on the wire.  The kernel's size-table lookup,
+ * datagram): its own bytes, adjusted by this qdisc's size table, which
+ * qdisc_enqueue() applies to every packet this qdisc receives, so "stab
+ * overhead" counts once per packet on the wire.  A size table on a parent
+ * sized what the parent received, not these cuts: such a packet carries
+ * only this qdisc's (none: its own bytes), as in sch_tbf.  The kernel's
+ * size-table lookup,
  * __qdisc_calculate_pkt_len(), is not exported: this is the same
  * arithmetic (tc-stab(8): overhead, then cells of 2^cell_log bytes mapped
  * through the table, scaled by 2^size_log), with the same bounds.

@@ -153,7 +153,8 @@ int fab_change(struct Qdisc *sch, struct nlattr *opt,
 	q->cfg = c;
 	fab_shrink(sch, &q->data, &q->data_bytes, c.limit, &pkts, &bytes);
 	fab_shrink(sch, &q->hdr, &q->hdr_bytes, c.trim_limit, &pkts, &bytes);
-	qdisc_tree_reduce_backlog(sch, pkts, bytes);
+	if (pkts)
+		qdisc_tree_reduce_backlog(sch, pkts, bytes);
 	sch_tree_unlock(sch);
 	return 0;
 }

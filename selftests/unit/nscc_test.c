@@ -1276,10 +1276,11 @@ static void t_inflight_saturates(void)
 }
 
 /*
- * A socket whose nominal packet changes after it started (TCP's MSS is 536
- * until the handshake): nscc_set_mtu() derives what scales with the packet
- * exactly as nscc_init() would have, keeps the window's bytes within the new
- * bounds, and leaves the measured state alone.
+ * A socket whose nominal packet changes after it started (a BPF program at
+ * connect runs before the MSS is known; the peer's MSS and path MTU
+ * changes come later): nscc_set_mtu() derives what scales with the packet
+ * exactly as nscc_init() would have, keeps the window's bytes within the
+ * new bounds, and leaves the measured state alone.
  */
 static void t_set_mtu(void)
 {
@@ -1308,6 +1309,31 @@ static void t_set_mtu(void)
 	n.cwnd = n.max_wnd;
 	nscc_set_mtu(&n, &p, 1000);
 	TAP_EQ(n.cwnd, 20 * 1000, "set_mtu: and one above the new max window is the max");
+}
+
+/* A max window that followed the measured base RTT keeps following it
+ * through a change of the nominal packet, in both flavours.
+ */
+static void t_set_mtu_base_rtt(void)
+{
+	enum nscc_flavour f;
+
+	for (f = NSCC_FLAVOUR_MRC; f <= NSCC_FLAVOUR_UET; f++) {
+		struct nscc_params p;
+		struct nscc n;
+		u64 learnt;
+
+		nscc_params_init(&p, f);
+		nscc_init(&n, &p, 4156, 0);
+		hold_qa(&n);
+		ack_full(&n, 1000, 4156, 3000, false, 0, false);
+		learnt = n.max_wnd;
+		tap_ok(learnt < 450000, "set_mtu %s: a 3 us sample lowered the max window (%llu)",
+		       nscc_flavour_names[f], (unsigned long long)learnt);
+		nscc_set_mtu(&n, &p, 1400);
+		TAP_EQ(n.max_wnd, learnt, "set_mtu %s: the max window still follows the base RTT",
+		       nscc_flavour_names[f]);
+	}
 }
 
 int main(void)
@@ -1345,6 +1371,7 @@ int main(void)
 	t_params_check();
 	t_inflight_saturates();
 	t_set_mtu();
+	t_set_mtu_base_rtt();
 
 	return tap_finish();
 }

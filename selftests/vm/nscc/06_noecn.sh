@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The mrc flavour does not negotiate ECN: its NIC has none, and a path that
+# The mrc flavour does not ask for ECN: its NIC has none, and a path that
 # marked its packets would not drop them, while mrc reacts to losses.  Bulk
 # data through a 20 Mbit/s sch_fabric port with an 8 kB buffer that marks
 # above 2 kB (nscc's first window, and dctcp's, overflow it at once):
@@ -11,10 +11,15 @@
 #   - the same module against a dctcp client: the nscc listener does not
 #     grant dctcp's ECN either (dctcp falls back to Reno, Not-ECT): the
 #     port marks nothing;
-#   - module uet, netns flavour mrc at both ends: the handshake has already
-#     negotiated ECN (the registered ops asked for it) and each end turns
-#     it off for itself at init (ecn_turned_off): its data is Not-ECT.
-# Every flow lasts until the port has dropped (bounded), so nothing
+#   - against a classic ECN client (cubic, net.ipv4.tcp_ecn 1), which the
+#     host's own tcp_ecn (2) grants whatever the congestion control: the
+#     mrc end keeps ECN (ecn_kept) and echoes the marks, so the client
+#     answers them (its TcpExtTCPDeliveredCE grows);
+#   - module uet, netns flavour mrc at both ends: the handshake negotiates
+#     ECN (the registered ops ask for it); each end keeps it, and the mrc
+#     sender takes every packet echoed CE as the loss the mark stood for
+#     (ce_losses).
+# Every flow lasts until the port has dropped for it (bounded), so nothing
 # depends on speed.
 source "$(dirname "$0")/../lib.sh"
 
@@ -46,7 +51,7 @@ flow
 check $? "mrc (module parameter) to mrc: the flow filled the port and arrived intact"
 [[ $MARKS -eq 0 ]] && jq -s -e 'all(.ecn | not)' "$INFO" >/dev/null && [[ $B_ECN -eq 0 ]]
 check $? "no ECN was negotiated: the port marked nothing"
-[[ $(nscc_stat "$S1" ecn_on) -eq 0 && $(nscc_stat "$S1" ecn_turned_off) -eq 0 &&
+[[ $(nscc_stat "$S1" ecn_on) -eq 0 && $(nscc_stat "$S1" ecn_kept) -eq 0 &&
    $(nscc_stat "$B" ecn_on) -eq 0 ]]
 check $? "neither end counts an ECN connection"
 stat_ge "$S1" nscc_stat lost_packets 1
@@ -57,6 +62,16 @@ check $? "dctcp to the mrc listener: the flow filled the port and arrived intact
 [[ $MARKS -eq 0 && $B_ECN -eq 0 ]] && jq -s -e 'all(.ecn | not)' "$INFO" >/dev/null
 check $? "the mrc listener did not grant dctcp's ECN: the port marked nothing"
 
+ip netns exec "$S1" sysctl -qw net.ipv4.tcp_ecn=1
+ce0=$(ip netns exec "$S1" nstat -az TcpExtTCPDeliveredCE | awk '/TCPDeliveredCE/ { print $2 }')
+flow --cc cubic
+check $? "a classic ECN client (cubic, tcp_ecn 1) of the mrc listener: the flow arrived intact"
+ce1=$(ip netns exec "$S1" nstat -az TcpExtTCPDeliveredCE | awk '/TCPDeliveredCE/ { print $2 }')
+log "client: packets delivered with an ECN echo $((ce1 - ce0)); listener: ecn_kept $(nscc_stat "$B" ecn_kept)"
+[[ $B_ECN -eq 1 && $MARKS -gt 0 && $((ce1 - ce0)) -gt 0 ]] && stat_ge "$B" nscc_stat ecn_kept 1
+check $? "the host granted ECN; the mrc end kept it and echoed the port's marks"
+ip netns exec "$S1" sysctl -qw net.ipv4.tcp_ecn=2
+
 echo uet > $P/flavour
 topo
 for ns in "$S1" "$B"; do
@@ -64,7 +79,9 @@ for ns in "$S1" "$B"; do
 done
 flow
 check $? "module uet, netns mrc: the flow filled the port and arrived intact"
-[[ $MARKS -eq 0 ]] && stat_ge "$S1" nscc_stat ecn_turned_off 1 &&
-	stat_ge "$B" nscc_stat ecn_turned_off 1
-check $? "ECN negotiated by the handshake is turned off at both ends: nothing marked"
+log "sender: ecn_kept $(nscc_stat "$S1" ecn_kept), ce_losses $(nscc_stat "$S1" ce_losses)"
+stat_ge "$S1" nscc_stat ecn_kept 1 && stat_ge "$B" nscc_stat ecn_kept 1
+check $? "ECN negotiated by the handshake is kept at both ends (ecn_kept)"
+(( MARKS > 0 )) && stat_ge "$S1" nscc_stat ce_losses 1
+check $? "the mrc sender took the port's marks as losses (ce_losses)"
 exit $RET
