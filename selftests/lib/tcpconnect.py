@@ -31,7 +31,26 @@ TCPI_OPT_ECN = 8
 
 
 def tcp_info(s):
-    """The fields of TCP_INFO (Linux 6.1 struct tcp_info) the tests read."""
+    """The fields of TCP_INFO (Linux 6.1 struct tcp_info) the tests read.
+
+    6.1's tcp_get_info() reads sk_pacing_rate and snd_cwnd before it takes
+    the socket lock (srtt after), so an ACK processed meanwhile can pair
+    one ACK's rate with the next one's srtt.  Two reads in a row that agree
+    on rate, window and srtt saw one instant ("stable": true); up to 50
+    tries."""
+    prev = None
+    for _ in range(50):
+        d = _tcp_info_once(s)
+        key = (d["pacing_rate"], d["cwnd"], d["rtt_us"])
+        if prev == key:
+            d["stable"] = True
+            return d
+        prev = key
+    d["stable"] = False
+    return d
+
+
+def _tcp_info_once(s):
     b = s.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 232)
     cc = s.getsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, 16)
     return {

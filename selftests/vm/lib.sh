@@ -225,6 +225,22 @@ port_flow() {
 	[[ $rc -eq 0 && $(grep bytes= "$info.srv") == "$(sed 's/ cc=.*//' "$info.cli")" ]]
 }
 
+# port_flow_classic INFO PORT: port_flow from a classic ECN client (cubic
+# with net.ipv4.tcp_ecn 1 on S1).  Sets ECHOED too: the client's packets
+# delivered with an ECN echo (TcpExtTCPDeliveredCE) during the flow.
+port_flow_classic() {
+	local ce0 ce1 rc
+	ip netns exec "$S1" sysctl -qw net.ipv4.tcp_ecn=1
+	ce0=$(ip netns exec "$S1" nstat -az TcpExtTCPDeliveredCE | awk '/TCPDeliveredCE/ { print $2 }')
+	port_flow "$1" "$2" --cc cubic
+	rc=$?
+	ce1=$(ip netns exec "$S1" nstat -az TcpExtTCPDeliveredCE | awk '/TCPDeliveredCE/ { print $2 }')
+	ip netns exec "$S1" sysctl -qw net.ipv4.tcp_ecn=2
+	ECHOED=$((ce1 - ce0))
+	log "client: packets delivered with an ECN echo $ECHOED"
+	return $rc
+}
+
 # fabric_ge NS DEV KEY N: fabric_stat NS DEV KEY is at least N (for busywait).
 fabric_ge() {
 	local v
