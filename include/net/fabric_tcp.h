@@ -9,6 +9,7 @@
 #define _NET_FABRIC_TCP_H
 
 #include <net/inet_connection_sock.h>
+#include <net/inet_ecn.h>
 #include <net/tcp.h>
 
 /* Receiver state of the echo; lives in the module's icsk_ca_priv. */
@@ -49,14 +50,16 @@ static inline u32 fabric_tcp_nominal(const struct sock *sk)
  * net.ipv4.tcp_ecn and route features, which a module cannot overrule (a
  * listener at the default tcp_ecn 2 grants ECN to any classic client).
  * Once the handshake is over, fabric_tcp_ecn_select() settles the
- * connection: a connection that has ECN keeps it (an RFC 3168 endpoint
- * must echo the peer's CE and answer its own marks), under the twin of the
- * registered ops with TCP_CONG_NEEDS_ECN, so the receiver-side CE events
- * and the accurate echo work; one without ECN runs under the twin without
- * it, sending Not-ECT.  The twins have the same callbacks (as dctcp swaps
- * in dctcp_reno), and a later change of the module parameter does not
- * reach established sockets.  Whether the module *wanted* ECN decides what
- * it does with the marks of a connection that has it anyway.
+ * connection under one of two twins of the registered ops, the same
+ * callbacks with and without TCP_CONG_NEEDS_ECN (as dctcp swaps in
+ * dctcp_reno); a later change of the module parameter then does not reach
+ * established sockets.  A connection that has ECN keeps it: an RFC 3168
+ * endpoint must echo its peer's CE and answer its own marks.  Wanted
+ * (FABRIC_ECN_ON): the ECN twin, so the receiver gets CE events and echoes
+ * packet by packet, DCTCP style.  Not wanted (FABRIC_ECN_KEPT): the plain
+ * twin with TCP_ECN_OK, where TCP itself is the RFC 3168 endpoint (ECE
+ * until CWR, ECT on new data only); the module decides what the marks mean
+ * to it.  No ECN: the plain twin, Not-ECT.
  */
 enum fabric_ecn {
 	FABRIC_ECN_ON,			/* wanted and negotiated */
@@ -88,20 +91,30 @@ enum fabric_ecn fabric_tcp_ecn_select(struct sock *sk, bool wants,
 /*
  * Pacing.  A cong_control module owns sk_pacing_rate (6.1's
  * tcp_cong_control() skips tcp_update_pacing_rate() for it) and asks for
- * TCP's internal pacing when no fq qdisc paces the socket.  On release it
- * leaves the socket as TCP made it: a next module, or a reinit after
- * setsockopt(TCP_CONGESTION), does not inherit its rate.
+ * TCP's internal pacing when no fq qdisc paces the socket: init returns
+ * whether it was the one that asked.  On release the module leaves the
+ * socket as TCP made it (fabric_tcp_release()): a next module, or a reinit
+ * after setsockopt(TCP_CONGESTION), does not inherit its rate.
  */
-static inline void fabric_tcp_pacing_init(struct sock *sk)
+static inline bool fabric_tcp_pacing_init(struct sock *sk)
 {
-	cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
+	return cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE,
+		       SK_PACING_NEEDED) == SK_PACING_NONE;
 }
 
-static inline void fabric_tcp_pacing_release(struct sock *sk)
+/*
+ * From a module's release(): the pacing rate TCP's own update would leave
+ * (unlimited, under the user's cap), the pacing request withdrawn if init
+ * made it and no SO_MAX_PACING_RATE wants it kept, and no ECN bits (a SYN
+ * after tcp_disconnect() must be Not-ECT; tcp_reinit_congestion_control()
+ * sets them again for the next module).
+ */
+static inline void fabric_tcp_release(struct sock *sk, bool asked_pacing)
 {
-	cmpxchg(&sk->sk_pacing_status, SK_PACING_NEEDED, SK_PACING_NONE);
-	/* What TCP's own update would leave: unlimited, under the cap. */
+	if (asked_pacing && READ_ONCE(sk->sk_max_pacing_rate) == ~0UL)
+		cmpxchg(&sk->sk_pacing_status, SK_PACING_NEEDED, SK_PACING_NONE);
 	WRITE_ONCE(sk->sk_pacing_rate, READ_ONCE(sk->sk_max_pacing_rate));
+	INET_ECN_dontxmit(sk);
 }
 
 #endif /* _NET_FABRIC_TCP_H */

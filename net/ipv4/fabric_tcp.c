@@ -40,9 +40,13 @@ enum fabric_ecn fabric_tcp_ecn_select(struct sock *sk, bool wants,
 				      const struct tcp_congestion_ops *plain_ops)
 {
 	bool negotiated = tcp_sk(sk)->ecn_flags & TCP_ECN_OK;
+	bool on = wants && negotiated;
 
-	WRITE_ONCE(inet_csk(sk)->icsk_ca_ops, negotiated ? ecn_ops : plain_ops);
-	if (negotiated)
+	WRITE_ONCE(inet_csk(sk)->icsk_ca_ops, on ? ecn_ops : plain_ops);
+	/* ECT from now on for the ECN twin; under the plain twin TCP sets it
+	 * on each new data segment itself when the connection kept ECN.
+	 */
+	if (on)
 		INET_ECN_xmit(sk);
 	else
 		INET_ECN_dontxmit(sk);

@@ -20,13 +20,17 @@
  *     BDP over srtt, at least 4 packets.  The rate paces TCP payload bytes.
  *   - Loss is left to TCP's retransmission; the loop has no loss reaction
  *     (the spec page's NIC runs over a lossless fabric).
- *   - enable_ecn 0, or a peer that refused ECN: the socket sends Not-ECT
- *     and stays at line rate.  The handshake asks for (and a listener
- *     grants) ECN as the module parameter enable_ecn says: the registered
- *     ops carry TCP_CONG_NEEDS_ECN only then, so a module that will not
- *     use ECN does not negotiate it, and a peer's packets stay Not-ECT
- *     too.  At init the connection settles (fabric_tcp_ecn_select(), with
- *     counters); one that has ECN anyway is honoured.
+ *   - ECN: the handshake asks for (and a listener grants to a peer whose
+ *     congestion control needs it) ECN as the module parameter enable_ecn
+ *     says: the registered ops carry TCP_CONG_NEEDS_ECN only then, so a
+ *     module that will not use ECN does not negotiate it, and such a
+ *     peer's packets stay Not-ECT too.  At init the connection settles
+ *     (fabric_tcp_ecn_select(), with counters).  Without ECN on the
+ *     connection (a peer that refused it, or enable_ecn 0 and a handshake
+ *     without it) the socket sends Not-ECT and stays at line rate; one that
+ *     has ECN anyway (the host's tcp_ecn granted a classic peer, a netns
+ *     that differs from the module parameter) keeps it and its CNPs drive
+ *     the loop.
  */
 #include <linux/inet_diag.h>
 #include <linux/module.h>
@@ -49,6 +53,7 @@ struct tcp_dcqcn {
 	struct fabric_ece ece;	/* receiver: the accurate echo */
 	u8 ecn_wanted;		/* this netns's enable_ecn */
 	u8 ecn_pending;		/* init ran in SYN_SENT: settle ECN later */
+	u8 asked_pacing;	/* init asked for TCP's internal pacing */
 };
 
 static struct tcp_congestion_ops tcp_dcqcn_ops, tcp_dcqcn_ecn_ops,
@@ -187,17 +192,16 @@ static void tcp_dcqcn_init(struct sock *sk)
 	ca->prior_ce = tp->delivered_ce;
 	ca->prior_segs = tp->data_segs_out;
 	fabric_ece_init(&ca->ece, sk);
-	/* No ECN on this connection (the peer refused it, or enable_ecn is 0,
-	 * which TCP can only honour for the whole connection, echoes
-	 * included): Not-ECT, line rate.  setsockopt(TCP_CONGESTION) during a
-	 * non-blocking connect runs init before the SYN-ACK has told.
+	/* Whether the connection has ECN decides (tcp_dcqcn_settle_ecn()).
+	 * setsockopt(TCP_CONGESTION) during a non-blocking connect runs init
+	 * before the SYN-ACK has told.
 	 */
 	ca->ecn_wanted = ca->d.enable;
 	if (sk->sk_state == TCP_SYN_SENT)
 		ca->ecn_pending = 1;
 	else
 		tcp_dcqcn_settle_ecn(sk, fn, ca);
-	fabric_tcp_pacing_init(sk);
+	ca->asked_pacing = fabric_tcp_pacing_init(sk);
 	tcp_dcqcn_apply(sk, &ca->d);
 	fabric_net_stat_add(fn, TCP_DCQCN_STAT_SOCKETS, 1);
 }
@@ -213,6 +217,11 @@ static void tcp_dcqcn_cong_control(struct sock *sk, const struct rate_sample *rs
 	 */
 	if (unlikely(!ca->d.line_kbps))
 		return;
+	/* After a SYN_SENT init: the SYN-ACK's ACK (tcp_ecn_rcv_synack() has
+	 * run) or any later one.
+	 */
+	if (unlikely(ca->ecn_pending))
+		tcp_dcqcn_settle_ecn(sk, tcp_dcqcn_pernet(sock_net(sk)), ca);
 	ca->prior_ce = tp->delivered_ce;
 	tcp_dcqcn_update(sk, cnps);
 }
@@ -279,7 +288,9 @@ static size_t tcp_dcqcn_get_info(struct sock *sk, u32 ext, int *attr,
 /* Leaves the socket as TCP made it, under the registered ops. */
 static void tcp_dcqcn_release(struct sock *sk)
 {
-	fabric_tcp_pacing_release(sk);
+	const struct tcp_dcqcn *ca = inet_csk_ca(sk);
+
+	fabric_tcp_release(sk, ca->asked_pacing);
 	WRITE_ONCE(inet_csk(sk)->icsk_ca_ops, &tcp_dcqcn_ops);
 }
 

@@ -35,8 +35,8 @@
  *     (fabric_tcp_ecn_select(), with counters).  An mrc connection that has
  *     ECN all the same (a classic peer, the host's tcp_ecn, a netns whose
  *     flavour differs from the module's) keeps it, echoes the peer's CE,
- *     and takes each of its own packets echoed CE as the loss the mark
- *     stood for.
+ *     and takes a mark on its own packets as the loss it stood for, once
+ *     per window.
  *   - With ECN, the receiver ACKs every data segment, as NSCC receivers
  *     do, so that delayed ACKs stay out of RTT samples: TCP gives a
  *     congestion control a hook per received segment only on an ECN
@@ -88,6 +88,9 @@ struct tcp_nscc {
 	struct fabric_ece ece;	/* receiver: the accurate echo */
 	u8 ecn_wanted;		/* this netns's flavour is uet */
 	u8 ecn_pending;		/* init ran in SYN_SENT: settle ECN later */
+	u8 asked_pacing;	/* init asked for TCP's internal pacing */
+	u8 ce_round;		/* mrc: a mark was taken as a loss ... */
+	u32 ce_round_end;	/* ... for the window that ends at this seq */
 	struct {
 		u64 cwnd;	/* bytes */
 		u64 max_wnd;	/* bytes */
@@ -172,15 +175,15 @@ static void tcp_nscc_follow_mss(struct sock *sk, struct fabric_net *fn,
 }
 
 /* The fewest segments TCP may have out.  The spec's window goes down to
- * one packet, and an nscc receiver on an ECN connection ACKs every
- * segment (tcp_nscc_cwnd_event()).  Without ECN TCP gives the receiver
- * no per-segment hook, and a receiver delays the ACK of a lone segment
- * by 40 ms or more: two segments out are ACKed at once, as TCP's own
+ * one packet, and an nscc receiver under the ECN twin ACKs every segment
+ * (tcp_nscc_cwnd_event()).  Otherwise TCP gives the receiver no
+ * per-segment hook, and a receiver delays the ACK of a lone segment by
+ * 40 ms or more: two segments out are ACKed at once, as TCP's own
  * algorithms keep at least two.
  */
 static u32 tcp_nscc_min_cwnd(const struct sock *sk)
 {
-	return tcp_sk(sk)->ecn_flags & TCP_ECN_OK ? 1 : 2;
+	return tcp_ca_needs_ecn(sk) ? 1 : 2;
 }
 
 static void tcp_nscc_set_cwnd(struct sock *sk, const struct tcp_nscc *ca)
@@ -223,7 +226,7 @@ static void tcp_nscc_init(struct sock *sk)
 	ca->pkt = max_t(u32, fabric_tcp_nominal(sk), 1);
 	ca->prior_ce = tp->delivered_ce;
 	fabric_ece_init(&ca->ece, sk);
-	fabric_tcp_pacing_init(sk);
+	ca->asked_pacing = fabric_tcp_pacing_init(sk);
 
 	/* init may run in softirq context (passive open). */
 	st = kmalloc(sizeof(*st), GFP_NOWAIT | __GFP_NOWARN);
@@ -263,7 +266,7 @@ static void tcp_nscc_release(struct sock *sk)
 		kfree(container_of(ca->core, struct tcp_nscc_state, n));
 	ca->core = NULL;
 	ca->params = NULL;
-	fabric_tcp_pacing_release(sk);
+	fabric_tcp_release(sk, ca->asked_pacing);
 	/* Back to the registered ops: a socket reconnected after
 	 * disconnect negotiates as a new one would.
 	 */
@@ -308,7 +311,10 @@ static void tcp_nscc_cong_control(struct sock *sk, const struct rate_sample *rs)
 	 */
 	if (unlikely(!ca->pkt))
 		return;
-	if (unlikely(ca->ecn_pending) && sk->sk_state != TCP_SYN_SENT)
+	/* After a SYN_SENT init: the SYN-ACK's ACK (tcp_ecn_rcv_synack() has
+	 * run) or any later one.
+	 */
+	if (unlikely(ca->ecn_pending))
 		tcp_nscc_settle_ecn(sk, fn, ca);
 	tcp_nscc_follow_mss(sk, fn, ca);
 	ce = tp->delivered_ce - ca->prior_ce;
@@ -337,13 +343,18 @@ static void tcp_nscc_cong_control(struct sock *sk, const struct rate_sample *rs)
 		if (a.ecn)
 			fabric_net_stat_add(fn, TCP_NSCC_STAT_ECN_ACKS, 1);
 	}
-	/* mrc on a connection with ECN: each packet echoed CE is the loss
-	 * the mark stood for (mrc takes no ECN signal as such).
+	/* mrc on a connection that kept ECN (mrc takes no ECN signal as
+	 * such): a mark is the loss it stood for, one packet, once per window
+	 * as a loss-based sender answers ECE; the echo goes on until our CWR
+	 * reaches the receiver, about a window later.
 	 */
-	if (ce && n->cfg.flavour == NSCC_FLAVOUR_MRC) {
-		r = nscc_on_loss(n, (u64)ce * ca->pkt);
+	if (ce && n->cfg.flavour == NSCC_FLAVOUR_MRC &&
+	    (!ca->ce_round || !before(tp->snd_una, ca->ce_round_end))) {
+		ca->ce_round = 1;
+		ca->ce_round_end = tp->snd_nxt;
+		r = nscc_on_loss(n, ca->pkt);
 		fabric_net_stat_add(fn, TCP_NSCC_STAT_ROUTINE + r, 1);
-		fabric_net_stat_add(fn, TCP_NSCC_STAT_CE_LOSSES, ce);
+		fabric_net_stat_add(fn, TCP_NSCC_STAT_CE_LOSSES, 1);
 	}
 	/* mrc presumes loss from SACK gaps; on uet only a timeout is a loss. */
 	if (rs->losses > 0 && n->cfg.flavour == NSCC_FLAVOUR_MRC) {

@@ -26,7 +26,7 @@ enum tcp_nscc_stat {
 	TCP_NSCC_STAT_ECN_ON,		/* connections running with ECN (uet) */
 	TCP_NSCC_STAT_ECN_NOT_NEGOTIATED, /* uet, but the handshake had no ECN */
 	TCP_NSCC_STAT_ECN_KEPT,		/* mrc, but negotiated: marks are losses */
-	TCP_NSCC_STAT_CE_LOSSES,	/* mrc: CE-echoed packets taken as lost */
+	TCP_NSCC_STAT_CE_LOSSES,	/* mrc: marks taken as losses (per window) */
 	TCP_NSCC_STAT_ROUTINE,		/* + enum nscc_routine */
 	TCP_NSCC_STAT_COUNT = TCP_NSCC_STAT_ROUTINE + NSCC_R_COUNT
 };

@@ -40,6 +40,7 @@
 
 struct tcp_swift {
 	struct swift s;
+	u8 asked_pacing;	/* init asked for TCP's internal pacing */
 };
 
 static u64 tcp_swift_srtt_ns(const struct tcp_sock *tp)
@@ -92,7 +93,7 @@ static void tcp_swift_init(struct sock *sk)
 	fabric_net_params(fn, p.v);
 	swift_init(&ca->s, &p, tcp_snd_cwnd(tp) * 1000);
 	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
-	fabric_tcp_pacing_init(sk);
+	ca->asked_pacing = fabric_tcp_pacing_init(sk);
 	tcp_swift_apply(sk, &ca->s);
 	fabric_net_stat_add(fn, TCP_SWIFT_STAT_SOCKETS, 1);
 }
@@ -222,7 +223,9 @@ static size_t tcp_swift_get_info(struct sock *sk, u32 ext, int *attr,
 /* Leaves the socket's pacing as TCP made it, for whatever comes next. */
 static void tcp_swift_release(struct sock *sk)
 {
-	fabric_tcp_pacing_release(sk);
+	const struct tcp_swift *ca = inet_csk_ca(sk);
+
+	fabric_tcp_release(sk, ca->asked_pacing);
 }
 
 static struct tcp_congestion_ops tcp_swift_ops __read_mostly = {
