@@ -159,6 +159,9 @@ trace_on() {
 	[[ -d $TRACEFS/events/$1 ]] || return 1
 	echo 8192 > "$TRACEFS/buffer_size_kb"
 	echo 0 > "$TRACEFS/options/overwrite"
+	# Without comm recording enabling an event patches only its own
+	# tracepoint, not the scheduler's (see scripts/vm-init: QEMU/TCG).
+	echo 0 > "$TRACEFS/options/record-cmd"
 	echo > "$TRACEFS/trace"
 	echo 1 > "$TRACEFS/events/$1/enable"
 	defer "echo 0 > $TRACEFS/events/$1/enable"
