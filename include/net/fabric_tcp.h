@@ -83,7 +83,10 @@ static inline void fabric_tcp_ops_set_ecn(struct tcp_congestion_ops *ops,
 	} while (old != new && cmpxchg(&ops->flags, old, new) != old);
 }
 
-/* Must not run before the handshake is over (not in SYN_SENT). */
+/* Must not run before the SYN-ACK is processed (tcp_ecn_rcv_synack()):
+ * at init in SYN_RECV or later, or from cong_control, which runs on the
+ * SYN-ACK's ACK only after it.
+ */
 enum fabric_ecn fabric_tcp_ecn_select(struct sock *sk, bool wants,
 				      const struct tcp_congestion_ops *ecn_ops,
 				      const struct tcp_congestion_ops *plain_ops);

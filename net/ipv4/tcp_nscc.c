@@ -37,11 +37,11 @@
  *     flavour differs from the module's) keeps it, echoes the peer's CE,
  *     and takes a mark on its own packets as the loss it stood for, once
  *     per window.
- *   - With ECN, the receiver ACKs every data segment, as NSCC receivers
- *     do, so that delayed ACKs stay out of RTT samples: TCP gives a
- *     congestion control a hook per received segment only on an ECN
- *     connection.  Without it (mrc), set "quickack 1" on the receiver's
- *     route for the same effect.
+ *   - Under the ECN twin (uet with ECN), the receiver ACKs every data
+ *     segment, as NSCC receivers do, so that delayed ACKs stay out of RTT
+ *     samples: TCP gives a congestion control a hook per received segment
+ *     only when its ops need ECN.  Otherwise (mrc, kept ECN included), set
+ *     "quickack 1" on the receiver's route for the same effect.
  *   - mrc: packets TCP marks lost on an ACK (rs->losses) are presumed
  *     losses.  Both flavours: a retransmission timeout is one presumed
  *     loss of the head packet.
@@ -345,11 +345,16 @@ static void tcp_nscc_cong_control(struct sock *sk, const struct rate_sample *rs)
 	}
 	/* mrc on a connection that kept ECN (mrc takes no ECN signal as
 	 * such): a mark is the loss it stood for, one packet, once per window
-	 * as a loss-based sender answers ECE; the echo goes on until our CWR
-	 * reaches the receiver, about a window later.
+	 * as a loss-based sender answers ECE.  The receiver echoes until our
+	 * CWR reaches it, and CWR rides the first segment at or after
+	 * ce_round_end, so the window ends once data beyond that point is
+	 * ACKed (as TCP holds CWR until snd_una passes high_seq).  The round
+	 * is closed on every ACK, so ce_round_end never falls 2^31 behind
+	 * and after() stays true across sequence wrap.
 	 */
-	if (ce && n->cfg.flavour == NSCC_FLAVOUR_MRC &&
-	    (!ca->ce_round || !before(tp->snd_una, ca->ce_round_end))) {
+	if (ca->ce_round && after(tp->snd_una, ca->ce_round_end))
+		ca->ce_round = 0;
+	if (ce && n->cfg.flavour == NSCC_FLAVOUR_MRC && !ca->ce_round) {
 		ca->ce_round = 1;
 		ca->ce_round_end = tp->snd_nxt;
 		r = nscc_on_loss(n, ca->pkt);

@@ -62,8 +62,8 @@ static void tcp_swift_apply(struct sock *sk, const struct swift *s)
 	tcp_snd_cwnd_set(tp, clamp_t(u32, s->cwnd >> 16, 1,
 				     min(tp->snd_cwnd_clamp, TCP_SWIFT_MAX_CWND)));
 	if (tcp_swift_paced(s) && s->pacing_gap)
-		rate = max_t(u64, div64_u64((u64)tp->mss_cache * NSEC_PER_SEC,
-					    s->pacing_gap), 1);
+		rate = clamp_t(u64, div64_u64((u64)tp->mss_cache * NSEC_PER_SEC,
+					      s->pacing_gap), 1, ULONG_MAX);
 	WRITE_ONCE(sk->sk_pacing_rate,
 		   min(rate, READ_ONCE(sk->sk_max_pacing_rate)));
 }

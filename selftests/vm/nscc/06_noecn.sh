@@ -17,8 +17,9 @@
 #     answers them (its TcpExtTCPDeliveredCE grows);
 #   - module uet, netns flavour mrc at both ends: the handshake negotiates
 #     ECN (the registered ops ask for it); each end keeps it, and the mrc
-#     sender takes every packet echoed CE as the loss the mark stood for
-#     (ce_losses).
+#     sender takes an echoed mark as the loss it stood for, once per window
+#     (ce_losses), not once per ACK that echoes it (ecn_acks): the receiver
+#     echoes RFC 3168 style, every ACK until the sender's CWR arrives.
 # Every flow lasts until the port has dropped for it (bounded), so nothing
 # depends on speed.
 source "$(dirname "$0")/../lib.sh"
@@ -75,9 +76,12 @@ for ns in "$S1" "$B"; do
 done
 flow
 check $? "module uet, netns mrc: the flow filled the port and arrived intact"
-log "sender: ecn_kept $(nscc_stat "$S1" ecn_kept), ce_losses $(nscc_stat "$S1" ce_losses)"
+CE_LOSSES=$(nscc_stat "$S1" ce_losses) ECN_ACKS=$(nscc_stat "$S1" ecn_acks)
+log "sender: ecn_kept $(nscc_stat "$S1" ecn_kept), ce_losses $CE_LOSSES, ecn_acks $ECN_ACKS"
 stat_ge "$S1" nscc_stat ecn_kept 1 && stat_ge "$B" nscc_stat ecn_kept 1
 check $? "ECN negotiated by the handshake is kept at both ends (ecn_kept)"
 (( MARKS > 0 )) && stat_ge "$S1" nscc_stat ce_losses 1
 check $? "the mrc sender took the port's marks as losses (ce_losses)"
+(( CE_LOSSES < ECN_ACKS ))
+check $? "once per window: fewer reactions ($CE_LOSSES) than ACKs echoing CE ($ECN_ACKS)"
 exit $RET
