@@ -14,6 +14,7 @@ and the core microbenchmark (bench/microbench) to
 """
 import argparse
 import json
+import math
 import os
 import statistics
 import sys
@@ -37,9 +38,9 @@ def spread(vals):
 def summarise(raw):
     cases = sorted({r["case"] for r in raw["runs"]},
                    key=lambda c: (c[:4] != "long", int(c[4:]) if c[4:].isdigit() else 0, c))
-    keys = {"long": ["goodput_frac", "goodput_mbit", "p50_us", "p99_us", "jain", "drops",
-                     "retrans"],
-            "incast": ["completion_ms", "p99_us", "drops", "retrans"],
+    keys = {"long": ["goodput_frac", "goodput_mbit", "p50_us", "p99_us", "p999_us", "jain",
+                     "drops", "retrans"],
+            "incast": ["completion_ms", "p99_us", "p999_us", "drops", "retrans"],
             "join": ["reach_ms", "newcomer_mbit"],
             "cost": ["goodput_mbit", "retrans"]}
     out = {}
@@ -71,13 +72,22 @@ def fmt(s, scale=1.0, digits=0, pct=False):
     return f"{f(s['median'])} ({f(s['min'])}-{f(s['max'])})"
 
 
+def us3(v):
+    """Microseconds to three significant digits (the fine buckets' 12.5 %),
+    rounded up: the figures are upper bounds."""
+    for digits, scale in ((2, 100), (1, 10)):
+        if v < 10 ** (3 - digits):
+            return f"{math.ceil(v * scale - 1e-9) / scale:.{digits}f}"
+    return f"{math.ceil(v - 1e-9):.0f}"
+
+
 def delay(s):
     """Delay bounds from the histogram: an upper bound, "< N us"."""
     if s is None:
         return "n/a"
     if s["n"] == 1 or s["min"] == s["max"]:
-        return f"< {s['median']:.0f}"
-    return f"< {s['median']:.0f} ({s['min']:.0f}-{s['max']:.0f})"
+        return f"< {us3(s['median'])}"
+    return f"< {us3(s['median'])} ({us3(s['min'])}-{us3(s['max'])})"
 
 
 def markdown(raw, cases, summ, micro, versions, prefix):
@@ -97,25 +107,27 @@ def markdown(raw, cases, summ, micro, versions, prefix):
     for case in [c for c in cases if c.startswith("long")]:
         n = case[4:]
         ln.append(f"## {n} long-lived flow{'s' if n != '1' else ''}\n")
-        ln.append("| algorithm | goodput / line | queue p50 (us) | queue p99 (us) | Jain | drops "
-                  "| retransmits |")
-        ln.append("|---|---|---|---|---|---|---|")
+        ln.append("| algorithm | goodput / line | queue p50 (us) | queue p99 (us) "
+                  "| queue p99.9 (us) | Jain | drops | retransmits |")
+        ln.append("|---|---|---|---|---|---|---|---|")
         for algo in raw["algos"]:
             s = summ[algo].get(case)
             if not s:
                 continue
             ln.append(f"| {algo} | {fmt(s['goodput_frac'], pct=True)} | {delay(s['p50_us'])} "
-                      f"| {delay(s['p99_us'])} | {fmt(s['jain'], digits=3)} "
+                      f"| {delay(s['p99_us'])} | {delay(s['p999_us'])} "
+                      f"| {fmt(s['jain'], digits=3)} "
                       f"| {fmt(s['drops'])} | {fmt(s['retrans'])} |")
         ln.append("")
     ln.append(f"## Incast: {raw['senders']} senders x {raw['incast_bytes'] >> 20} MiB\n")
-    ln.append("| algorithm | last byte (ms) | queue p99 (us) | drops | retransmits |")
-    ln.append("|---|---|---|---|---|")
+    ln.append("| algorithm | last byte (ms) | queue p99 (us) | queue p99.9 (us) | drops "
+              "| retransmits |")
+    ln.append("|---|---|---|---|---|---|")
     for algo in raw["algos"]:
         s = summ[algo].get("incast")
         if s:
             ln.append(f"| {algo} | {fmt(s['completion_ms'], digits=1)} | {delay(s['p99_us'])} "
-                      f"| {fmt(s['drops'])} | {fmt(s['retrans'])} |")
+                      f"| {delay(s['p999_us'])} | {fmt(s['drops'])} | {fmt(s['retrans'])} |")
     ln.append("\n## A flow joins two others\n")
     ln.append("Time from the newcomer's first byte until a 50 ms interval at 80% or more "
               "of its fair share (a third of what the three flows delivered while it ran); "

@@ -197,7 +197,12 @@ def jain(xs):
 
 
 def qdelay(st):
-    return {"p50_us": st.get("delay_p50_us"), "p99_us": st.get("delay_p99_us"),
+    """Queueing-delay percentiles: upper bounds from the fine histogram (12.5 %
+    buckets), or the power-of-two ones from an older module."""
+    def fine(key):
+        ns = st.get(f"delay_fine_{key}_ns")
+        return ns / 1000 if ns is not None else st.get(f"delay_{key}_us")
+    return {"p50_us": fine("p50"), "p99_us": fine("p99"), "p999_us": fine("p999"),
             "drops": st.get("drop_limit", 0) + st.get("trim_dropped", 0),
             "ecn_marked": st.get("ecn_marked", 0), "max_backlog": st.get("max_backlog")}
 

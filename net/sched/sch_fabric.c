@@ -197,6 +197,7 @@ static void fab_delay_sample(struct fab_sched_data *q, u64 delay_ns)
 
 	b = min_t(unsigned int, b, TC_FABRIC_DELAY_BUCKETS - 1);
 	q->st.delay_hist[b]++;
+	q->delay_fine[tc_fabric_fine_bucket(delay_ns)]++;
 	q->st.delay_count++;
 	q->st.delay_sum_ns += delay_ns;
 	q->st.delay_max_ns = max(q->st.delay_max_ns, delay_ns);

@@ -52,6 +52,7 @@ struct fab_sched_data {
 
 	/* Counters; backlog fields are filled in at dump time. */
 	struct tc_fabric_xstats st;
+	u64 delay_fine[TC_FABRIC_FINE_BUCKETS];	/* the whole fine histogram */
 };
 
 /* Per-packet state in qdisc_skb_cb(skb)->data. */

@@ -10,6 +10,7 @@
  * A change that shrinks a queue's limit drops that queue's excess from
  * its head and tells the ancestors (qdisc_tree_reduce_backlog()).
  */
+#include <linux/slab.h>
 #include <net/netlink.h>
 #include <net/pkt_sched.h>
 
@@ -184,20 +185,84 @@ int fab_dump(struct Qdisc *sch, struct sk_buff *skb)
 	return nla_nest_end(skb, opts);
 }
 
+/* The bucket where the cumulative count reaches permille of total. */
+static u32 fab_fine_rank(const u64 *h, u64 total, u32 permille)
+{
+	u64 need = total, cum = 0;
+	u32 rem = do_div(need, 1000), b;
+
+	need = need * permille + (rem * permille + 999) / 1000;
+
+	for (b = 0; b < TC_FABRIC_FINE_BUCKETS - 1; b++) {
+		cum += h[b];
+		if (cum >= need)
+			break;
+	}
+	return b;
+}
+
+/* The window of the fine histogram that a dump carries (uapi
+ * fabric_sched.h), into st and its counts.
+ */
+static void fab_fine_window(const struct fab_sched_data *q,
+			    struct tc_fabric_xstats *st, u64 *counts)
+{
+	const u64 *h = q->delay_fine;
+	u32 lo = 0, hi = TC_FABRIC_FINE_BUCKETS - 1, top, first, last, b;
+	u64 total = 0;
+
+	st->delay_fine_below = 0;
+	st->delay_fine_above = 0;
+	st->delay_fine_first = 0;
+	st->delay_fine_len = 0;
+	st->delay_fine_offset = sizeof(*st);
+	for (b = 0; b < TC_FABRIC_FINE_BUCKETS; b++)
+		total += h[b];
+	if (!total)
+		return;
+	while (!h[hi])
+		hi--;
+	while (!h[lo])
+		lo++;
+	top = fab_fine_rank(h, total, 999);
+	first = top + 1 >= lo + TC_FABRIC_FINE_WINDOW ?
+		top + 1 - TC_FABRIC_FINE_WINDOW : lo;
+	last = min(hi, first + TC_FABRIC_FINE_WINDOW - 1);
+	for (b = lo; b < first; b++)
+		st->delay_fine_below += h[b];
+	for (b = last + 1; b <= hi; b++)
+		st->delay_fine_above += h[b];
+	for (b = first; b <= last; b++)
+		counts[b - first] = h[b];
+	st->delay_fine_first = first;
+	st->delay_fine_len = last - first + 1;
+}
+
 int fab_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 {
 	struct fab_sched_data *q = qdisc_priv(sch);
-	struct tc_fabric_xstats st;
+	const size_t len = sizeof(struct tc_fabric_xstats) +
+			   TC_FABRIC_FINE_WINDOW * sizeof(u64);
+	struct tc_fabric_xstats *st;
+	int err;
+
+	/* 6.1's tc_fill_qdisc() calls this under RTNL, where it may sleep */
+	st = kmalloc(len, GFP_KERNEL);
+	if (!st)
+		return -ENOMEM;
 
 	/* tc_fill_qdisc() calls this without the qdisc lock: copy under it,
 	 * as fq and fq_codel do, so that a snapshot taken under load is one
-	 * instant (the histogram adds up to delay_count).
+	 * instant (each histogram adds up to delay_count).
 	 */
 	sch_tree_lock(sch);
-	st = q->st;
-	st.data_backlog = q->data_bytes;
-	st.hdr_backlog = q->hdr_bytes;
-	st.hdr_packets = q->hdr.qlen;
+	*st = q->st;
+	st->data_backlog = q->data_bytes;
+	st->hdr_backlog = q->hdr_bytes;
+	st->hdr_packets = q->hdr.qlen;
+	fab_fine_window(q, st, (u64 *)(st + 1));
 	sch_tree_unlock(sch);
-	return gnet_stats_copy_app(d, &st, sizeof(st));
+	err = gnet_stats_copy_app(d, st, sizeof(*st) + st->delay_fine_len * sizeof(u64));
+	kfree(st);
+	return err;
 }

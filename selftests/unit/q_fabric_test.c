@@ -241,6 +241,30 @@ int print_color_string(enum output_type t, enum color_attr color,
 	return 0;
 }
 
+int print_color_bool(enum output_type t, enum color_attr color,
+		     const char *key, const char *fmt, bool value)
+{
+	if (in_json(t)) {
+		json_member(key);
+		out_add("%s", value ? "true" : "false");
+	} else if (in_text(t)) {
+		out_add(fmt, value ? "true" : "false");
+	}
+	return 0;
+}
+
+int print_color_float(enum output_type t, enum color_attr color,
+		      const char *key, const char *fmt, double value)
+{
+	if (in_json(t)) {
+		json_member(key);
+		out_add("%g", value);
+	} else if (in_text(t)) {
+		out_add(fmt, value);
+	}
+	return 0;
+}
+
 /*
  * rate is bytes/s: JSON gets that number; text gets bits, marked here so
  * that a text leak shows ("<8000bit>"); tc would print "8Kbit".
@@ -752,6 +776,184 @@ static void t_xstats(void)
 		tap_diag("got %s", got);
 }
 
+/* The fine buckets (uapi fabric_sched.h): contiguous, each at most 1/8 of
+ * its lower bound wide, every delay in the bucket whose bounds hold it.
+ */
+static void t_fine_buckets(void)
+{
+	const __u32 last = TC_FABRIC_FINE_BUCKETS - 1;
+	bool holds = true, contiguous = true, narrow = true, monotone = true;
+	__u32 b, prev = 0;
+	__u64 v;
+	int k, d;
+
+	for (b = 0; b + 1 < last; b++) {
+		__u64 lo = tc_fabric_fine_lo(b), hi = tc_fabric_fine_lo(b + 1);
+
+		if (hi <= lo || tc_fabric_fine_bucket(lo) != b ||
+		    tc_fabric_fine_bucket(hi - 1) != b || tc_fabric_fine_bucket(hi) != b + 1)
+			contiguous = false;
+		if (b >= TC_FABRIC_FINE_SUB ? (hi - lo) * 8 > lo : hi - lo != 1)
+			narrow = false;
+	}
+	for (v = 0; v < 300000; v++) {
+		b = tc_fabric_fine_bucket(v);
+		if (b < prev)
+			monotone = false;
+		prev = b;
+		if (b >= last || v < tc_fabric_fine_lo(b) || v >= tc_fabric_fine_lo(b + 1))
+			holds = false;
+	}
+	for (k = 3; k < 64; k++)
+		for (d = -1; d <= 1; d++) {
+			v = (1ULL << k) + d;
+			b = tc_fabric_fine_bucket(v);
+			if (b > last || v < tc_fabric_fine_lo(b) ||
+			    (b < last && v >= tc_fabric_fine_lo(b + 1)))
+				holds = false;
+		}
+	tap_ok(contiguous, "fine buckets: contiguous, each bound in its own bucket");
+	tap_ok(narrow, "fine buckets: at most 12.5 %% of the lower bound wide");
+	tap_ok(holds && monotone, "fine buckets: every delay lies within its bucket's bounds");
+	tap_ok(tc_fabric_fine_lo(last) == 1ULL << 36 &&
+	       tc_fabric_fine_bucket((1ULL << 36) - 1) == last - 1 &&
+	       tc_fabric_fine_bucket(1ULL << 36) == last &&
+	       tc_fabric_fine_bucket(~0ULL) == last,
+	       "fine buckets: the last one holds 2^36 ns and more");
+	tap_ok(TC_FABRIC_XSTATS_V1_LEN == 13 * 8 + TC_FABRIC_DELAY_BUCKETS * 8 &&
+	       sizeof(struct tc_fabric_xstats) == TC_FABRIC_XSTATS_V1_LEN + 24,
+	       "xstats: the fine window is appended after the old layout");
+}
+
+/* Whether got holds each string up to NULL, in that order, back to back */
+static bool has_all(const char *got, ...)
+{
+	const char *want, *at = NULL;
+	va_list ap;
+	bool ok = true;
+
+	va_start(ap, got);
+	while (ok && (want = va_arg(ap, const char *))) {
+		if (!at)
+			at = strstr(got, want);
+		else if (strncmp(at, want, strlen(want)))
+			at = NULL;
+		ok = at;
+		if (at)
+			at += strlen(want);
+	}
+	va_end(ap);
+	return ok;
+}
+
+/* print_xstats of a head plus n window counts, payload len bytes */
+static const char *fine_xstats(bool as_json, const struct tc_fabric_xstats *st,
+			       const __u64 *cnt, unsigned int n, size_t len)
+{
+	static __u64 buf[(RTA_SPACE(sizeof(struct tc_fabric_xstats)) + 7) / 8 + 16];
+	struct rtattr *rta = (struct rtattr *)buf;
+
+	memset(buf, 0, sizeof(buf));
+	rta->rta_type = TCA_XSTATS;
+	rta->rta_len = RTA_LENGTH(len);
+	memcpy(RTA_DATA(rta), st, sizeof(*st));
+	memcpy((char *)RTA_DATA(rta) + sizeof(*st), cnt, n * sizeof(*cnt));
+	capture(as_json);
+	fabric_qdisc_util.print_xstats(&fabric_qdisc_util, stdout, rta);
+	return out;
+}
+
+static void t_xstats_fine(void)
+{
+	/* 1000 packets from 1024 ns on: 500 + 490 + 9 + 1 */
+	const __u64 cnt[] = { 500, 490, 9, 1 };
+	const size_t full = sizeof(struct tc_fabric_xstats) + sizeof(cnt);
+	struct tc_fabric_xstats st;
+	const char *got;
+
+	memset(&st, 0, sizeof(st));
+	st.delay_count = 1000;
+	st.delay_sum_ns = 1100000;
+	st.delay_max_ns = 1400;
+	st.delay_hist[11] = 1000;	/* [1024, 2048) us in the old buckets */
+	st.delay_fine_first = tc_fabric_fine_bucket(1024);
+	st.delay_fine_len = 4;
+	st.delay_fine_offset = sizeof(st);
+
+	got = fine_xstats(false, &st, cnt, 4, full);
+	if (!tap_ok(has_all(got, "delay: n 1000 mean 1.1us max 1.4us",
+			    " p50 <1.16us p99 <1.28us p99.9 <1.41us", NULL) &&
+		    !strstr(got, "p50 <2048us"), "xstats: fine percentiles in text, to 3 digits"))
+		tap_diag("got \"%s\"", got);
+	got = fine_xstats(true, &st, cnt, 4, full);
+	if (!tap_ok(has_all(got, "\"delay_p50_us\":2048,\"delay_p99_us\":2048,",
+			    "\"delay_fine_p50_ns\":1152,\"delay_fine_p50_us\":1.152,",
+			    "\"delay_fine_p99_ns\":1280,\"delay_fine_p99_us\":1.28,",
+			    "\"delay_fine_p999_ns\":1408,\"delay_fine_p999_us\":1.408,", NULL) &&
+		    has_all(got, "\"delay_fine_hist\":[",
+			    "{\"lo_ns\":1024,\"hi_ns\":1152,\"packets\":500},",
+			    "{\"lo_ns\":1152,\"hi_ns\":1280,\"packets\":490},",
+			    "{\"lo_ns\":1280,\"hi_ns\":1408,\"packets\":9},",
+			    "{\"lo_ns\":1408,\"hi_ns\":1536,\"packets\":1}]", NULL),
+		    "xstats: fine percentiles and histogram in JSON, exact in ns"))
+		tap_diag("got %s", got);
+
+	/* 100 packets below the window, 2 above it (max 3 ms): 1102 in all */
+	st.delay_count = 1102;
+	st.delay_max_ns = 3000000;
+	st.delay_fine_below = 100;
+	st.delay_fine_above = 2;
+	got = fine_xstats(true, &st, cnt, 4, full);
+	if (!tap_ok(has_all(got, "\"delay_fine_p50_ns\":1152,", NULL) &&
+		    has_all(got, "\"delay_fine_p999_ns\":3000001,",
+			    "\"delay_fine_p999_us\":3001,", NULL) &&
+		    has_all(got, "\"delay_fine_hist\":[",
+			    "{\"lo_ns\":0,\"hi_ns\":1024,\"packets\":100,\"clipped\":true},",
+			    "{\"lo_ns\":1024,", NULL) &&
+		    has_all(got, "{\"lo_ns\":1408,\"hi_ns\":1536,\"packets\":1},",
+			    "{\"lo_ns\":1536,\"hi_ns\":3000001,\"packets\":2,\"clipped\":true}]",
+			    NULL),
+		    "xstats: packets below and above the window, bounded by 0 and the maximum"))
+		tap_diag("got %s", got);
+	st.delay_count = 1000;
+	st.delay_max_ns = 1400;
+	st.delay_fine_below = 0;
+	st.delay_fine_above = 0;
+
+	got = fine_xstats(false, &st, cnt, 4, TC_FABRIC_XSTATS_V1_LEN);
+	if (!tap_ok(strstr(got, "p50 <2048us p99 <2048us") && !strstr(got, "p99.9"),
+		    "xstats: an older module's (no fine window): the power-of-two percentiles"))
+		tap_diag("got \"%s\"", got);
+	got = fine_xstats(false, &st, cnt, 4, full - 8);
+	if (!tap_ok(strstr(got, "p50 <2048us p99 <2048us") && !strstr(got, "p99.9"),
+		    "xstats: a window longer than the payload is ignored"))
+		tap_diag("got \"%s\"", got);
+	st.delay_fine_offset = sizeof(st) + 8;
+	got = fine_xstats(false, &st, cnt, 4, full);
+	if (!tap_ok(strstr(got, "p50 <2048us") && !strstr(got, "p99.9"),
+		    "xstats: counts at an offset past the payload are ignored"))
+		tap_diag("got \"%s\"", got);
+	st.delay_fine_offset = sizeof(st);
+	st.delay_fine_first = 0xffffffff;
+	st.delay_fine_len = 1;
+	got = fine_xstats(false, &st, cnt, 4, full);
+	if (!tap_ok(strstr(got, "p50 <2048us") && !strstr(got, "p99.9"),
+		    "xstats: a window that would wrap past the last bucket is ignored"))
+		tap_diag("got \"%s\"", got);
+
+	st.delay_fine_first = TC_FABRIC_FINE_BUCKETS - 1;
+	st.delay_fine_len = 1;
+	st.delay_max_ns = (1ULL << 36) + 5;
+	got = fine_xstats(false, &st, cnt, 1, sizeof(st) + 8);
+	if (!tap_ok(has_all(got, " p50 <68719477us p99 <68719477us p99.9 <68719477us", NULL),
+		    "xstats: the open last bucket is bounded by the maximum"))
+		tap_diag("got \"%s\"", got);
+	st.delay_fine_len = 2;
+	got = fine_xstats(false, &st, cnt, 2, sizeof(st) + 16);
+	if (!tap_ok(!strstr(got, "p99.9"), "xstats: a window past the last bucket is ignored"))
+		tap_diag("got \"%s\"", got);
+}
+
 int main(void)
 {
 	tap_header();
@@ -761,6 +963,8 @@ int main(void)
 	t_others();
 	t_print();
 	t_xstats();
+	t_fine_buckets();
+	t_xstats_fine();
 
 	return tap_finish();
 }

@@ -661,13 +661,18 @@ static void fabric_sprint_us(char *buf, size_t len, __u64 ns)
 		snprintf(buf, len, "%lluus", (ns + 500) / 1000);
 }
 
-/* Text "<2us" for a percentile in bucket 1, ">=1073741824us" in the last */
+/*
+ * Text "<2us" for a percentile in bucket 1, ">=1073741824us" in the last;
+ * JSON only without a name.
+ */
 static void fabric_print_pct(const char *key, const char *name,
 			     unsigned int bucket)
 {
 	char text[64];
 
 	print_lluint(PRINT_JSON, key, NULL, fabric_bucket_hi(bucket));
+	if (!name)
+		return;
 	if (bucket < TC_FABRIC_DELAY_BUCKETS - 1)
 		snprintf(text, sizeof(text), " %s <%lluus", name,
 			 fabric_bucket_hi(bucket));
@@ -723,23 +728,185 @@ static void fabric_print_hist(const struct tc_fabric_xstats *st)
 }
 
 /*
+ * The fine histogram as the xstats carry it (uapi fabric_sched.h), as
+ * ranges [lo, hi) ns with their packets: the packets below the window,
+ * each bucket of the window, the packets above it.  Where no bucket bound
+ * closes a range (above the window, the open last bucket), the maximum
+ * delay does: hi is delay_max_ns + 1.  Such ranges, and the one below the
+ * window, are wider than a bucket ("clipped").
+ */
+struct fabric_range {
+	__u64 lo, hi, packets;
+	bool clipped;
+};
+
+struct fabric_fine {
+	struct fabric_range r[TC_FABRIC_FINE_WINDOW + 2];
+	unsigned int n;
+	__u64 total;
+};
+
+static void fabric_fine_add(struct fabric_fine *f, __u64 lo, __u64 hi,
+			    __u64 packets, bool clipped)
+{
+	struct fabric_range *r = &f->r[f->n++];
+
+	r->lo = lo;
+	r->hi = hi;
+	r->packets = packets;
+	r->clipped = clipped;
+	f->total += packets;
+}
+
+/* Reads the fine histogram after the xstats; false if there is none. */
+static bool fabric_fine_read(struct fabric_fine *f,
+			     const struct tc_fabric_xstats *st,
+			     const char *data, size_t len)
+{
+	__u32 first = st->delay_fine_first, n = st->delay_fine_len, i, b;
+	size_t off = st->delay_fine_offset;
+	__u64 cnt, open_hi = st->delay_max_ns + 1;
+
+	f->n = 0;
+	f->total = 0;
+	if (len < sizeof(*st) || !n || n > TC_FABRIC_FINE_WINDOW ||
+	    first >= TC_FABRIC_FINE_BUCKETS || n > TC_FABRIC_FINE_BUCKETS - first ||
+	    off < sizeof(*st) || off > len || (len - off) / sizeof(__u64) < n)
+		return false;
+	if (st->delay_fine_below)
+		fabric_fine_add(f, 0, tc_fabric_fine_lo(first),
+				st->delay_fine_below, true);
+	for (i = 0; i < n; i++) {
+		b = first + i;
+		memcpy(&cnt, data + off + i * sizeof(cnt), sizeof(cnt));
+		if (b < TC_FABRIC_FINE_BUCKETS - 1)
+			fabric_fine_add(f, tc_fabric_fine_lo(b),
+					tc_fabric_fine_lo(b + 1), cnt, false);
+		else
+			fabric_fine_add(f, tc_fabric_fine_lo(b), open_hi, cnt,
+					true);
+	}
+	if (st->delay_fine_above)
+		fabric_fine_add(f, tc_fabric_fine_lo(first + n), open_hi,
+				st->delay_fine_above, true);
+	return f->total > 0;
+}
+
+/* The first range where the cumulative count reaches permille of total */
+static const struct fabric_range *fabric_fine_pct(const struct fabric_fine *f,
+						  unsigned int permille)
+{
+	__u64 need = f->total / 1000 * permille +
+		     (f->total % 1000 * permille + 999) / 1000;
+	__u64 cum = 0;
+	unsigned int i;
+
+	for (i = 0; i + 1 < f->n; i++) {
+		cum += f->r[i].packets;
+		if (cum >= need)
+			break;
+	}
+	return &f->r[i];
+}
+
+/*
+ * ns as microseconds to three significant digits, rounded up so that a
+ * printed upper bound stays one: "0.152us", "1.16us", "23.1us", "1180us".
+ */
+static void fabric_sprint_fine_us(char *buf, size_t len, __u64 ns)
+{
+	__u64 v;
+
+	if (ns < 1000) {
+		snprintf(buf, len, "0.%03lluus", ns);
+	} else if (ns < 10000) {
+		v = (ns + 9) / 10;
+		snprintf(buf, len, "%llu.%02lluus", v / 100, v % 100);
+	} else if (ns < 100000) {
+		v = (ns + 99) / 100;
+		snprintf(buf, len, "%llu.%lluus", v / 10, v % 10);
+	} else {
+		snprintf(buf, len, "%lluus", (ns + 999) / 1000);
+	}
+}
+
+/*
+ * JSON microseconds that stay an upper bound: exact below 1 ms (at most
+ * six digits, which "%g" prints as they are), whole and rounded up above.
+ */
+static void fabric_print_json_us(const char *key, __u64 ns)
+{
+	if (ns < 1000000)
+		print_float(PRINT_JSON, key, NULL, ns / 1000.0);
+	else
+		print_lluint(PRINT_JSON, key, NULL, (ns + 999) / 1000);
+}
+
+/*
+ * A percentile from the fine histogram, as the upper bound of its range:
+ * text " p99 <1.16us"; JSON delay_fine_<key>_ns (exact) and _us.
+ */
+static void fabric_print_fine_pct(const struct fabric_fine *f,
+				  unsigned int permille, const char *key,
+				  const char *name)
+{
+	const struct fabric_range *r = fabric_fine_pct(f, permille);
+	char jkey[48], text[64], num[32];
+
+	snprintf(jkey, sizeof(jkey), "delay_fine_%s_ns", key);
+	print_lluint(PRINT_JSON, jkey, NULL, r->hi);
+	snprintf(jkey, sizeof(jkey), "delay_fine_%s_us", key);
+	fabric_print_json_us(jkey, r->hi);
+	fabric_sprint_fine_us(num, sizeof(num), r->hi);
+	snprintf(text, sizeof(text), " %s <%s", name, num);
+	print_string(PRINT_FP, NULL, "%s", text);
+}
+
+static void fabric_print_fine_hist(const struct fabric_fine *f)
+{
+	const struct fabric_range *r;
+	unsigned int i;
+
+	open_json_array(PRINT_JSON, "delay_fine_hist");
+	for (i = 0; i < f->n; i++) {
+		r = &f->r[i];
+		if (!r->packets)
+			continue;
+		open_json_object(NULL);
+		print_lluint(PRINT_JSON, "lo_ns", NULL, r->lo);
+		print_lluint(PRINT_JSON, "hi_ns", NULL, r->hi);
+		print_lluint(PRINT_JSON, "packets", NULL, r->packets);
+		if (r->clipped)
+			print_bool(PRINT_JSON, "clipped", NULL, true);
+		close_json_object();
+	}
+	close_json_array(PRINT_JSON, NULL);
+}
+
+/*
  * tc prints a newline after this, so the lines are separated, not ended,
  * by print_nl().  The keys land at the top level of the qdisc's JSON
- * object, next to tc's own "backlog" and "drops".
+ * object, next to tc's own "backlog" and "drops".  An older module's
+ * xstats end before the fine histogram: its percentiles are the
+ * power-of-two buckets'.
  */
 static int fabric_print_xstats(struct qdisc_util *qu, FILE *f,
 			       struct rtattr *xstats)
 {
-	struct tc_fabric_xstats st;
+	static struct fabric_fine fine;
+	struct tc_fabric_xstats st = {};
 	unsigned int p50 = 0, p99 = 0;
 	char mean[32], max[32];
 	__u64 total = 0;
-	unsigned int i;
+	unsigned int i, len;
+	bool has_fine;
 
-	/* a longer struct is a newer kernel's: its head is this one */
-	if (!xstats || RTA_PAYLOAD(xstats) < sizeof(st))
+	if (!xstats || RTA_PAYLOAD(xstats) < TC_FABRIC_XSTATS_V1_LEN)
 		return 0;
-	memcpy(&st, RTA_DATA(xstats), sizeof(st));
+	len = RTA_PAYLOAD(xstats);
+	/* a longer struct is a newer kernel's: its head is this one */
+	memcpy(&st, RTA_DATA(xstats), len < sizeof(st) ? len : sizeof(st));
+	has_fine = fabric_fine_read(&fine, &st, RTA_DATA(xstats), len);
 
 	print_lluint(PRINT_ANY, "ecn_marked", "  ecn_marked %llu", st.ecn_marked);
 	print_lluint(PRINT_ANY, "trimmed", " trimmed %llu", st.trimmed);
@@ -772,16 +939,24 @@ static int fabric_print_xstats(struct qdisc_util *qu, FILE *f,
 		print_string(PRINT_FP, NULL, " mean %s", mean);
 		print_string(PRINT_FP, NULL, " max %s", max);
 	}
+	/* the power-of-two percentiles: text only from an older module */
 	if (total) {
-		fabric_print_pct("delay_p50_us", "p50", p50);
-		fabric_print_pct("delay_p99_us", "p99", p99);
+		fabric_print_pct("delay_p50_us", has_fine ? NULL : "p50", p50);
+		fabric_print_pct("delay_p99_us", has_fine ? NULL : "p99", p99);
 	} else {
 		/* no samples: 0, which is no bucket's bound */
 		print_lluint(PRINT_JSON, "delay_p50_us", NULL, 0);
 		print_lluint(PRINT_JSON, "delay_p99_us", NULL, 0);
 	}
+	if (has_fine) {
+		fabric_print_fine_pct(&fine, 500, "p50", "p50");
+		fabric_print_fine_pct(&fine, 990, "p99", "p99");
+		fabric_print_fine_pct(&fine, 999, "p999", "p99.9");
+	}
 
 	fabric_print_hist(&st);
+	if (has_fine)
+		fabric_print_fine_hist(&fine);
 	return 0;
 }
 

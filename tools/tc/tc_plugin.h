@@ -106,6 +106,12 @@ int print_color_lluint(enum output_type t, enum color_attr color,
 		       unsigned long long value);
 int print_color_string(enum output_type t, enum color_attr color,
 		       const char *key, const char *fmt, const char *value);
+/* JSON: true or false; text: fmt with "true" or "false" */
+int print_color_bool(enum output_type t, enum color_attr color,
+		     const char *key, const char *fmt, bool value);
+/* JSON: "%g" (jsonw_float()) */
+int print_color_float(enum output_type t, enum color_attr color,
+		      const char *key, const char *fmt, double value);
 
 /* json_print.h's static inline wrappers */
 static inline int print_uint(enum output_type t, const char *key,
@@ -118,6 +124,18 @@ static inline int print_lluint(enum output_type t, const char *key,
 			       const char *fmt, unsigned long long value)
 {
 	return print_color_lluint(t, COLOR_NONE, key, fmt, value);
+}
+
+static inline int print_bool(enum output_type t, const char *key,
+			     const char *fmt, bool value)
+{
+	return print_color_bool(t, COLOR_NONE, key, fmt, value);
+}
+
+static inline int print_float(enum output_type t, const char *key,
+			      const char *fmt, double value)
+{
+	return print_color_float(t, COLOR_NONE, key, fmt, value);
 }
 
 static inline int print_string(enum output_type t, const char *key,

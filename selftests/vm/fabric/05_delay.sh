@@ -10,7 +10,12 @@
 #   - the median read from the histogram is in the bucket [131, 262) ms;
 #   - the mean agrees (150-260 ms);
 #   - the maximum is at least 49 x 8.336 ms less the burst's duration, and
-#     at most twice 49 x 8.336 ms.
+#     at most twice 49 x 8.336 ms;
+#   - the fine histogram (8 buckets per power of two) holds every packet in
+#     its bucket: the counts add up, the sum of the delays lies between the
+#     sums of the buckets' lower and upper bounds, the maximum lies in the
+#     last bucket, each bucket is at most 12.5 % wide, and its median lies
+#     in the power-of-two median's bucket (give or take one fine bucket).
 source "$(dirname "$0")/../lib.sh"
 
 U="$(dirname "$0")/../udpburst.py"
@@ -37,4 +42,21 @@ check $? "the median delay is in the 131-262 ms bucket"
 check $? "the mean ($mean us) agrees"
 (( max >= last - burst_us && max <= 2 * last ))
 check $? "the maximum ($max us) is the last datagram's wait"
+
+J=$(tcf -n "$R" -s -j qdisc show dev r1 | jq '.[0]')
+log "fine: p50 < $(jq .delay_fine_p50_us <<<"$J") us, p99 < $(jq .delay_fine_p99_us <<<"$J") us," \
+	"p99.9 < $(jq .delay_fine_p999_us <<<"$J") us; $(jq '.delay_fine_hist | length' <<<"$J") buckets"
+jq -e '(.delay_fine_hist | map(.packets) | add) == .delay_count' <<<"$J" >/dev/null
+check $? "the fine histogram holds every packet"
+jq -e '(.delay_fine_hist | map(.lo_ns * .packets) | add) <= .delay_sum_ns and
+       (.delay_fine_hist | map(.hi_ns * .packets) | add) > .delay_sum_ns' <<<"$J" >/dev/null
+check $? "the delays' sum lies between the sums of their fine buckets' bounds"
+jq -e '.delay_max_ns as $m | .delay_fine_hist[-1] | .lo_ns <= $m and .hi_ns > $m' <<<"$J" >/dev/null
+check $? "the maximum lies in the last fine bucket"
+jq -e 'all(.delay_fine_hist[] | select(.clipped | not); (.hi_ns - .lo_ns) * 8 <= .lo_ns)' \
+	<<<"$J" >/dev/null
+check $? "every fine bucket is at most 12.5 % of its lower bound wide"
+jq -e '.delay_fine_p50_ns > .delay_p50_us * 500 and .delay_fine_p50_ns <= .delay_p50_us * 1125' \
+	<<<"$J" >/dev/null
+check $? "the fine median lies in the power-of-two median's bucket"
 exit $RET

@@ -15,8 +15,9 @@ two of them, where a tc process (tens of milliseconds under TCG) cannot.
       counts it.  Exit 1 on a violation, 2 if there was no queue to drain.
   fabnl.py snapshots IFNAME COUNT
       Takes COUNT stats snapshots and checks that each one's delay
-      histogram adds up to its delay_count.  Exit 1 on a torn one, 2 if
-      the histogram did not move during the run (no load to race with).
+      histograms (the power-of-two one and the fine window after it) add
+      up to its delay_count.  Exit 1 on a torn one, 2 if the histogram did
+      not move during the run (no load to race with).
 """
 import argparse
 import socket
@@ -32,8 +33,11 @@ TCA_KIND, TCA_OPTIONS, TCA_STATS2 = 1, 2, 7
 TCA_STATS_BASIC, TCA_STATS_QUEUE, TCA_STATS_APP = 1, 3, 4
 TCA_FABRIC_RATE = 2
 TC_H_ROOT = 0xFFFFFFFF
-# struct tc_fabric_xstats: 13 counters, then the histogram.
+# struct tc_fabric_xstats: 13 counters, then the histogram, then the fine
+# window: below (u64), above (u64), first (u32), len (u16), offset (u16) of
+# the len counts.
 XSTATS_DELAY_COUNT, XSTATS_HIST, HIST_BUCKETS = 10, 13, 32
+XSTATS_FINE_AT = (XSTATS_HIST + HIST_BUCKETS) * 8
 
 
 def attr(typ, payload):
@@ -100,9 +104,13 @@ class Rtnl:
             nbytes, packets = struct.unpack_from("QI", st[TCA_STATS_BASIC])
             qlen, backlog = struct.unpack_from("II", st[TCA_STATS_QUEUE])
             app = st[TCA_STATS_APP]
-            xs = struct.unpack_from(f"{len(app) // 8}Q", app)
+            xs = struct.unpack_from(f"<{XSTATS_FINE_AT // 8}Q", app)
+            below, above, _, n, off = struct.unpack_from("<QQIHH", app, XSTATS_FINE_AT)
+            if len(app) != off + 8 * n:
+                raise SystemExit(f"xstats of {len(app)} bytes, the window says {n} counts at {off}")
+            fine = (below, above) + struct.unpack_from(f"<{n}Q", app, off)
             return {"bytes": nbytes, "packets": packets, "qlen": qlen,
-                    "backlog": backlog, "xstats": xs}
+                    "backlog": backlog, "xstats": xs, "fine": fine}
         raise SystemExit(f"no fabric qdisc on ifindex {ifindex}")
 
 
@@ -136,9 +144,10 @@ def snapshots(a):
     nl, ifindex = Rtnl(), socket.if_nametoindex(a.ifname)
     torn, first, last = 0, None, None
     for _ in range(a.count):
-        xs = nl.stats(ifindex)["xstats"]
+        st = nl.stats(ifindex)
+        xs, fine = st["xstats"], st["fine"]
         hist = xs[XSTATS_HIST:XSTATS_HIST + HIST_BUCKETS]
-        if sum(hist) != xs[XSTATS_DELAY_COUNT]:
+        if sum(hist) != xs[XSTATS_DELAY_COUNT] or sum(fine) != xs[XSTATS_DELAY_COUNT]:
             torn += 1
         first = xs[XSTATS_DELAY_COUNT] if first is None else first
         last = xs[XSTATS_DELAY_COUNT]
