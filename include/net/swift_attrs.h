@@ -26,7 +26,7 @@ SWIFT_ATTR(beta, U32, 800, 0, 1000,
 SWIFT_ATTR(max_mdf, U32, 500, 0, 1000,
 	   "Largest fraction one decrease takes off, thousandths")
 SWIFT_ATTR(min_cwnd, U32, 10, 1, 65535000,
-	   "Smallest window, thousandths of a packet (below 1000: paced)")
+	   "Smallest window, thousandths of a packet (below 2000: paced)")
 SWIFT_ATTR(max_cwnd, U32, 256000, 1, 65535000,
 	   "Largest window, thousandths of a packet")
 SWIFT_ATTR(retx_reset_threshold, U32, 3, 1, 1000,

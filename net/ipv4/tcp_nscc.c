@@ -7,8 +7,9 @@
  * TCP's signals onto it and its window back onto snd_cwnd:
  *
  *   - cong_control owns cwnd (like BBR): no slow start, the window starts
- *     at the max window, snd_cwnd = window / nominal packet, at least 1
- *     with ECN and 2 without (tcp_nscc_min_cwnd()).
+ *     at the max window, snd_cwnd = window / nominal packet, at least 2
+ *     (TCP_NSCC_MIN_CWND: not the spec's one packet, which a receiver
+ *     that delays ACKs would stall).
  *     The nominal packet is MSS + TCP header (with options) + IP header,
  *     followed on every ACK (a BPF program at connect starts nscc before
  *     the MSS is set, 536; the peer's MSS comes with the SYN-ACK; path MTU
@@ -174,17 +175,15 @@ static void tcp_nscc_follow_mss(struct sock *sk, struct fabric_net *fn,
 	fabric_net_stat_add(fn, TCP_NSCC_STAT_NOMINAL_CHANGES, 1);
 }
 
-/* The fewest segments TCP may have out.  The spec's window goes down to
- * one packet, and an nscc receiver under the ECN twin ACKs every segment
- * (tcp_nscc_cwnd_event()).  Otherwise TCP gives the receiver no
- * per-segment hook, and a receiver delays the ACK of a lone segment by
- * 40 ms or more: two segments out are ACKed at once, as TCP's own
- * algorithms keep at least two.
+/* The fewest segments TCP may have out: two, as TCP's own algorithms
+ * keep, where the spec's window goes down to one packet.  Only an nscc
+ * receiver under the ECN twin ACKs every segment (tcp_nscc_cwnd_event());
+ * the sender cannot know what the receiver runs, and any other receiver
+ * (cubic, an nscc one without ECN) delays the ACK of a lone segment by
+ * 40 ms or more, so one packet per RTT would become one per 40 ms.  Two
+ * segments out are ACKed at once.
  */
-static u32 tcp_nscc_min_cwnd(const struct sock *sk)
-{
-	return tcp_ca_needs_ecn(sk) ? 1 : 2;
-}
+#define TCP_NSCC_MIN_CWND	2U
 
 static void tcp_nscc_set_cwnd(struct sock *sk, const struct tcp_nscc *ca)
 {
@@ -196,8 +195,9 @@ static void tcp_nscc_set_cwnd(struct sock *sk, const struct tcp_nscc *ca)
 		pkts = TCP_NSCC_MAX_CWND;
 	else
 		pkts = div_u64(n->cwnd, ca->pkt);
-	pkts = clamp_t(u64, pkts, tcp_nscc_min_cwnd(sk),
-		       min_t(u32, tp->snd_cwnd_clamp, TCP_NSCC_MAX_CWND));
+	/* the socket's clamp wins over the floor, as in BBR */
+	pkts = min_t(u64, max_t(u64, pkts, TCP_NSCC_MIN_CWND),
+		     min_t(u32, tp->snd_cwnd_clamp, TCP_NSCC_MAX_CWND));
 	tcp_snd_cwnd_set(tp, pkts);
 }
 

@@ -12,10 +12,14 @@
  *     (rs->is_ack_delayed) or taken from retransmitted data
  *     (rs->is_retrans, which includes TCP's millisecond timestamp
  *     fallback) may increase the window but never decrease it.
- *   - cong_control owns cwnd and pacing: a window of one packet or more
- *     gives snd_cwnd = its whole packets and no pacing; below one packet,
- *     snd_cwnd = 1 and sk_pacing_rate = one MSS per srtt / cwnd (TCP's
- *     internal pacing, or fq's).
+ *   - cong_control owns cwnd and pacing: a window of two packets or more
+ *     gives snd_cwnd = its whole packets and no pacing; below two,
+ *     snd_cwnd = 2, sk_pacing_rate = the window per srtt, and the two
+ *     segments go out as one TSO burst, through TCP's internal pacing or
+ *     fq's.  Two, not Swift's one: a receiver
+ *     that delays ACKs (any but one with quickack) holds the ACK of a
+ *     lone segment for 40 ms or more, while two segments are ACKed at
+ *     once; pacing keeps the rate the window asks for.
  *   - Fast recovery and timeouts: entering Recovery is the fast-recovery
  *     reaction; a timeout (CA_EVENT_LOSS, or Loss entered again from Loss)
  *     the timeout reaction, whose window applies from the next ACK.
@@ -37,6 +41,7 @@
 #include "swift_trace.h"
 
 #define TCP_SWIFT_MAX_CWND	65535U
+#define TCP_SWIFT_MIN_CWND	2U	/* segments: see the comment at the top */
 
 struct tcp_swift {
 	struct swift s;
@@ -48,24 +53,45 @@ static u64 tcp_swift_srtt_ns(const struct tcp_sock *tp)
 	return (u64)(tp->srtt_us >> 3) * NSEC_PER_USEC;
 }
 
+/* The window is below one packet, where Swift itself paces (counters). */
 static bool tcp_swift_paced(const struct swift *s)
 {
 	return s->cwnd < (1U << 16);
+}
+
+/* The window is below TCP's floor: the rate paces what snd_cwnd allows. */
+static bool tcp_swift_below_floor(const struct swift *s)
+{
+	return s->cwnd < (TCP_SWIFT_MIN_CWND << 16);
+}
+
+/* The pacing rate in bytes per second, or ~0UL for none: below the
+ * floor, the window per srtt (below one packet that is one MSS per the
+ * core's pacing gap, srtt / cwnd).
+ */
+static unsigned long tcp_swift_rate(const struct tcp_sock *tp,
+				    const struct swift *s)
+{
+	u64 srtt_ns = tcp_swift_srtt_ns(tp), rate;
+
+	if (!tcp_swift_below_floor(s) || !srtt_ns)
+		return ~0UL;
+	/* mss < 2^16, cwnd < 2^17, 10^9 < 2^30: no overflow */
+	rate = div64_u64((u64)tp->mss_cache * s->cwnd * NSEC_PER_SEC,
+			 srtt_ns << 16);
+	return clamp_t(u64, rate, 1, ULONG_MAX);
 }
 
 /* The core's window onto snd_cwnd and the pacing rate. */
 static void tcp_swift_apply(struct sock *sk, const struct swift *s)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	unsigned long rate = ~0UL;	/* no pacing */
 
-	tcp_snd_cwnd_set(tp, clamp_t(u32, s->cwnd >> 16, 1,
-				     min(tp->snd_cwnd_clamp, TCP_SWIFT_MAX_CWND)));
-	if (tcp_swift_paced(s) && s->pacing_gap)
-		rate = clamp_t(u64, div64_u64((u64)tp->mss_cache * NSEC_PER_SEC,
-					      s->pacing_gap), 1, ULONG_MAX);
+	/* the socket's clamp wins over the floor, as in BBR */
+	tcp_snd_cwnd_set(tp, min(max(s->cwnd >> 16, TCP_SWIFT_MIN_CWND),
+				 min(tp->snd_cwnd_clamp, TCP_SWIFT_MAX_CWND)));
 	WRITE_ONCE(sk->sk_pacing_rate,
-		   min(rate, READ_ONCE(sk->sk_max_pacing_rate)));
+		   min(tcp_swift_rate(tp, s), READ_ONCE(sk->sk_max_pacing_rate)));
 }
 
 static void tcp_swift_account(struct sock *sk, const struct swift *s,
@@ -180,19 +206,23 @@ static u32 tcp_swift_undo_cwnd(struct sock *sk)
 	return tcp_snd_cwnd(tcp_sk(sk));
 }
 
-/* While paced, every packet is its own TSO burst. */
+/* Below the floor, the two segments TCP may send go out as one burst
+ * every 2 MSS at the pacing rate, so the receiver ACKs the pair at once;
+ * one by one, the first one's ACK would wait for the second, and srtt
+ * (from the oldest segment an ACK covers) with it.
+ */
 static u32 tcp_swift_min_tso_segs(struct sock *sk)
 {
 	const struct tcp_swift *ca = inet_csk_ca(sk);
 
-	return tcp_swift_paced(&ca->s) ? 1 :
+	return tcp_swift_below_floor(&ca->s) ? TCP_SWIFT_MIN_CWND :
 	       READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_min_tso_segs);
 }
 
 /* ss -ti shows Swift's state in the BBR layout of tcp_cc_info:
  *   bw          window / srtt, the rate the window allows;
  *   mrtt        the target delay;
- *   pacing_gain the window in packets (fractions below one: paced);
+ *   pacing_gain the window in packets (below two: paced);
  *   cwnd_gain   the last delay / the target (above 1.0: decreasing).
  */
 static size_t tcp_swift_get_info(struct sock *sk, u32 ext, int *attr,

@@ -228,6 +228,45 @@ port_flow() {
 	[[ $rc -eq 0 && $(grep bytes= "$info.srv") == "$(sed 's/ cc=.*//' "$info.cli")" ]]
 }
 
+# lines_ge FILE N: FILE exists and has N lines or more.
+lines_ge() { [[ -f $1 && $(wc -l <"$1") -ge $2 ]]; }
+
+# delack_flow INFO PORT CC RCV_CC: over a plain veth pair (setup_ns A B,
+# link_ns 198.18.0.1 -> 198.18.0.2), a tcpxfer.py flow from A under CC to
+# a receiver running RCV_CC (cubic, dctcp: both delay the ACK of a lone
+# segment by 40 ms or more; a dctcp listener grants ECN).  Held until the
+# client has taken 16 TCP_INFO samples, one per 64 kB sent (at most 60 s),
+# into INFO (the server's socket in INFO.srvinfo).  Sets DELACKS, the
+# receiver's delayed-ACK timer firings (TcpExtDelayedACKs) during the
+# flow, and SEGS, the segments it received (TcpInSegs).  Succeeds if the
+# data arrived intact under RCV_CC.
+delack_flow() {
+	local info=$1 port=$2 cc=$3 rcv=$4 hold rc d0 s0
+	hold_new hold
+	ip netns exec "$B" sysctl -qw net.ipv4.tcp_congestion_control="$rcv" || return 1
+	d0=$(ip netns exec "$B" nstat -az TcpExtDelayedACKs | awk '/DelayedACKs/ { print $2 }')
+	s0=$(ip netns exec "$B" nstat -az TcpInSegs | awk '/InSegs/ { print $2 }')
+	ip netns exec "$B" timeout 150 python3 "$TOP/selftests/vm/tcpxfer.py" server \
+		198.18.0.2 "$port" --info "$info.srvinfo" >"$info.srv" &
+	ip netns exec "$A" python3 "$TOP/selftests/vm/tcpxfer.py" client 198.18.0.2 "$port" \
+		--cc "$cc" --info "$info" --info-every 65536 --while-exists "$hold" >"$info.cli" &
+	busywait 60000 lines_ge "$info" 16
+	rc=$?
+	rm -f "$hold"
+	wait
+	DELACKS=$(($(ip netns exec "$B" nstat -az TcpExtDelayedACKs | awk '/DelayedACKs/ { print $2 }') - d0))
+	SEGS=$(($(ip netns exec "$B" nstat -az TcpInSegs | awk '/InSegs/ { print $2 }') - s0))
+	log "$cc to $rcv: $(wc -l <"$info") samples, cwnd $(jq -s -c 'map(.cwnd) | [min, max]' "$info")," \
+		"ecn $(jq -s -c '.[-1].ecn' "$info"), $(grep -o 'bytes=[0-9]*' "$info.srv");" \
+		"receiver: $SEGS segments, $DELACKS delayed-ACK timeouts"
+	[[ $rc -eq 0 && $(grep bytes= "$info.srv") == "$(sed 's/ cc=.*//' "$info.cli")" ]] &&
+		jq -e --arg c "$rcv" '.cc == $c' "$info.srvinfo" >/dev/null
+}
+
+# few_delacks: the receiver of the last delack_flow ACKed at once, not on
+# its delayed-ACK timer, for all but a few per cent of what it received.
+few_delacks() { (( SEGS > 0 && DELACKS * 20 < SEGS )); }
+
 # port_flow_classic INFO PORT: port_flow from a classic ECN client (cubic
 # with net.ipv4.tcp_ecn 1 on S1).  Sets ECHOED too: the client's packets
 # delivered with an ECN echo (TcpExtTCPDeliveredCE) during the flow.
