@@ -898,6 +898,27 @@ static void t_xstats_fine(void)
 		    "xstats: fine percentiles and histogram in JSON, exact in ns"))
 		tap_diag("got %s", got);
 
+	/* three digits after rounding up: a maximum of 9994 ns bounds the
+	 * packets above the window by 9995 ns, 10.0us; 99949 ns by 100us
+	 */
+	{
+		const __u64 one[] = { 1 };
+		struct tc_fabric_xstats t = st;
+		bool ok;
+
+		t.delay_count = 2;
+		t.delay_fine_len = 1;
+		t.delay_fine_above = 1;
+		t.delay_max_ns = 9994;
+		got = fine_xstats(false, &t, one, 1, sizeof(t) + 8);
+		ok = has_all(got, " p99 <10.0us p99.9 <10.0us", NULL);
+		t.delay_max_ns = 99949;
+		got = fine_xstats(false, &t, one, 1, sizeof(t) + 8);
+		ok = ok && has_all(got, " p99 <100us p99.9 <100us", NULL);
+		if (!tap_ok(ok, "xstats: bounds print to three digits, rounded up"))
+			tap_diag("got \"%s\"", got);
+	}
+
 	/* 100 packets below the window, 2 above it (max 3 ms): 1102 in all */
 	st.delay_count = 1102;
 	st.delay_max_ns = 3000000;
@@ -947,6 +968,17 @@ static void t_xstats_fine(void)
 	got = fine_xstats(false, &st, cnt, 1, sizeof(st) + 8);
 	if (!tap_ok(has_all(got, " p50 <68719477us p99 <68719477us p99.9 <68719477us", NULL),
 		    "xstats: the open last bucket is bounded by the maximum"))
+		tap_diag("got \"%s\"", got);
+	st.delay_max_ns = 5;	/* inconsistent: below the open bucket */
+	got = fine_xstats(false, &st, cnt, 1, sizeof(st) + 8);
+	if (!tap_ok(has_all(got, " p50 <68719476.737us", NULL) ||
+		    has_all(got, " p50 <68719477us", NULL),
+		    "xstats: an open range never ends before it starts"))
+		tap_diag("got \"%s\"", got);
+	st.delay_max_ns = ~0ULL;
+	got = fine_xstats(false, &st, cnt, 1, sizeof(st) + 8);
+	if (!tap_ok(has_all(got, " p50 <18446744073709552us", NULL),
+		    "xstats: a maximum of 2^64 - 1 ns does not wrap"))
 		tap_diag("got \"%s\"", got);
 	st.delay_fine_len = 2;
 	got = fine_xstats(false, &st, cnt, 2, sizeof(st) + 16);

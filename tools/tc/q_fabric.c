@@ -765,7 +765,10 @@ static bool fabric_fine_read(struct fabric_fine *f,
 {
 	__u32 first = st->delay_fine_first, n = st->delay_fine_len, i, b;
 	size_t off = st->delay_fine_offset;
-	__u64 cnt, open_hi = st->delay_max_ns + 1;
+	__u64 cnt, lo, open_hi;
+
+	/* saturating, and never below the range's own start */
+	open_hi = st->delay_max_ns == ~0ULL ? ~0ULL : st->delay_max_ns + 1;
 
 	f->n = 0;
 	f->total = 0;
@@ -779,16 +782,17 @@ static bool fabric_fine_read(struct fabric_fine *f,
 	for (i = 0; i < n; i++) {
 		b = first + i;
 		memcpy(&cnt, data + off + i * sizeof(cnt), sizeof(cnt));
+		lo = tc_fabric_fine_lo(b);
 		if (b < TC_FABRIC_FINE_BUCKETS - 1)
-			fabric_fine_add(f, tc_fabric_fine_lo(b),
-					tc_fabric_fine_lo(b + 1), cnt, false);
+			fabric_fine_add(f, lo, tc_fabric_fine_lo(b + 1), cnt, false);
 		else
-			fabric_fine_add(f, tc_fabric_fine_lo(b), open_hi, cnt,
-					true);
+			fabric_fine_add(f, lo, open_hi > lo ? open_hi : lo + 1, cnt, true);
 	}
-	if (st->delay_fine_above)
-		fabric_fine_add(f, tc_fabric_fine_lo(first + n), open_hi,
+	if (st->delay_fine_above) {
+		lo = tc_fabric_fine_lo(first + n);
+		fabric_fine_add(f, lo, open_hi > lo ? open_hi : lo + 1,
 				st->delay_fine_above, true);
+	}
 	return f->total > 0;
 }
 
@@ -813,21 +817,29 @@ static const struct fabric_range *fabric_fine_pct(const struct fabric_fine *f,
  * ns as microseconds to three significant digits, rounded up so that a
  * printed upper bound stays one: "0.152us", "1.16us", "23.1us", "1180us".
  */
+static __u64 fabric_div_up(__u64 n, __u64 d)
+{
+	return n / d + !!(n % d);
+}
+
 static void fabric_sprint_fine_us(char *buf, size_t len, __u64 ns)
 {
 	__u64 v;
 
 	if (ns < 1000) {
 		snprintf(buf, len, "0.%03lluus", ns);
-	} else if (ns < 10000) {
-		v = (ns + 9) / 10;
-		snprintf(buf, len, "%llu.%02lluus", v / 100, v % 100);
-	} else if (ns < 100000) {
-		v = (ns + 99) / 100;
-		snprintf(buf, len, "%llu.%lluus", v / 10, v % 10);
-	} else {
-		snprintf(buf, len, "%lluus", (ns + 999) / 1000);
+		return;
 	}
+	v = fabric_div_up(ns, 10);
+	if (v < 1000) {
+		snprintf(buf, len, "%llu.%02lluus", v / 100, v % 100);
+		return;
+	}
+	v = fabric_div_up(ns, 100);
+	if (v < 1000)
+		snprintf(buf, len, "%llu.%lluus", v / 10, v % 10);
+	else
+		snprintf(buf, len, "%lluus", fabric_div_up(ns, 1000));
 }
 
 /*
@@ -839,7 +851,7 @@ static void fabric_print_json_us(const char *key, __u64 ns)
 	if (ns < 1000000)
 		print_float(PRINT_JSON, key, NULL, ns / 1000.0);
 	else
-		print_lluint(PRINT_JSON, key, NULL, (ns + 999) / 1000);
+		print_lluint(PRINT_JSON, key, NULL, fabric_div_up(ns, 1000));
 }
 
 /*
