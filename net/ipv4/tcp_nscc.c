@@ -90,6 +90,7 @@ struct tcp_nscc {
 	u8 ecn_wanted;		/* this netns's flavour is uet */
 	u8 ecn_pending;		/* init ran in SYN_SENT: settle ECN later */
 	u8 asked_pacing;	/* init asked for TCP's internal pacing */
+	u8 misfit;		/* counted in base_rtt_misfits */
 	u8 ce_round;		/* mrc: a mark was taken as a loss ... */
 	u32 ce_round_end;	/* ... for the window that ends at this seq */
 	struct {
@@ -296,6 +297,25 @@ static u64 tcp_nscc_rtt(const struct rate_sample *rs)
 	return (u64)rs->rtt_us * NSEC_PER_USEC;
 }
 
+/* The path's minimum RTT (TCP's windowed min, over every sample) is ten
+ * times the configured base or more: the attributes describe another
+ * path (the spec's 6 us against a host's tens of microseconds reads every
+ * sample as queueing).  Counted once per socket; the tracepoint shows the
+ * minimum and the same test (TCP_NSCC_MISFIT_RATIO, tcp_nscc.h).
+ */
+static void tcp_nscc_check_base(struct sock *sk, struct fabric_net *fn,
+				struct tcp_nscc *ca)
+{
+	u32 min_us = tcp_min_rtt(tcp_sk(sk));
+
+	if (ca->misfit || min_us == ~0U ||
+	    (u64)min_us * NSEC_PER_USEC <
+	    (u64)ca->core->cfg.cfg_base_rtt * TCP_NSCC_MISFIT_RATIO)
+		return;
+	ca->misfit = 1;
+	fabric_net_stat_add(fn, TCP_NSCC_STAT_BASE_RTT_MISFITS, 1);
+}
+
 static void tcp_nscc_cong_control(struct sock *sk, const struct rate_sample *rs)
 {
 	struct fabric_net *fn = tcp_nscc_pernet(sock_net(sk));
@@ -325,6 +345,8 @@ static void tcp_nscc_cong_control(struct sock *sk, const struct rate_sample *rs)
 		return;
 	}
 
+	if (rs->rtt_us >= 0)
+		tcp_nscc_check_base(sk, fn, ca);
 	md = n->st.md_count;
 	qa = n->st.qa_count;
 	n->inflight = (s64)rs->prior_in_flight * ca->pkt;

@@ -10,6 +10,11 @@
 #include <net/fabric_net.h>
 #include <net/nscc.h>
 
+/* A path whose min RTT is this many times config_base_rtt_ns or more
+ * does not fit the attributes (base_rtt_misfits, the tracepoint).
+ */
+#define TCP_NSCC_MISFIT_RATIO	10
+
 /* Per-netns counters, shown in /proc/net/nscc_stat. */
 enum tcp_nscc_stat {
 	TCP_NSCC_STAT_SOCKETS,		/* sockets that started nscc */
@@ -27,6 +32,7 @@ enum tcp_nscc_stat {
 	TCP_NSCC_STAT_ECN_NOT_NEGOTIATED, /* uet, but the handshake had no ECN */
 	TCP_NSCC_STAT_ECN_KEPT,		/* mrc, but negotiated: marks are losses */
 	TCP_NSCC_STAT_CE_LOSSES,	/* mrc: marks taken as losses (per window) */
+	TCP_NSCC_STAT_BASE_RTT_MISFITS,	/* sockets: min RTT >= 10 x config base */
 	TCP_NSCC_STAT_ROUTINE,		/* + enum nscc_routine */
 	TCP_NSCC_STAT_COUNT = TCP_NSCC_STAT_ROUTINE + NSCC_R_COUNT
 };
