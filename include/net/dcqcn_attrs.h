@@ -11,8 +11,8 @@
  */
 DCQCN_ATTR(enable_ecn, BOOL, 1, 0, 1,
 	   "1: send ECT and let CNPs (echoed CE marks) drive the rate; 0: Not-ECT, line rate")
-DCQCN_ATTR(data_rate_mbps, U32, 400000, 1, 3200000,
-	   "Line rate in Mbit/s: the rate outside episodes, and the floor's base")
+DCQCN_ATTR(data_rate_mbps, U32, 400000, 0, 3200000,
+	   "Line rate in Mbit/s: outside episodes, and the floor's base; 0: the device's speed")
 DCQCN_ATTR(control_interval_ns, U32, 45000, 1000, 1000000000,
 	   "Control interval (ns): one reduction half and one increase half")
 DCQCN_ATTR(congestion_probability_weight, U32, 500, 0, 1000,

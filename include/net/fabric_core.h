@@ -74,6 +74,17 @@ static inline u64 mul_u64_u64_div_u64(u64 a, u64 b, u64 c)
 #error "the fabric cores need a 64-bit target with 128-bit integer products"
 #endif
 
+/*
+ * The link speed (Mbit/s) a data_rate_mbps of 0, "the egress device's
+ * speed", stands for where no speed is known: a device that reports none
+ * (lo, dummy, a virtio-net device without the speed feature), a socket
+ * without a route yet, or a core run outside the kernel (ccreplay).
+ * 100 Gbit/s: set too high it only lets the window and pacing reach more
+ * than the link carries, which the algorithms' own signals then rein in;
+ * too low it would cap every flow below what the link carries, unseen.
+ */
+#define FABRIC_LINK_MBPS_FALLBACK	100000U
+
 /* a * b, saturating at U64_MAX instead of wrapping. */
 static inline u64 fabric_mul_sat(u64 a, u64 b)
 {

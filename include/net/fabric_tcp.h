@@ -8,6 +8,7 @@
 #ifndef _NET_FABRIC_TCP_H
 #define _NET_FABRIC_TCP_H
 
+#include <net/fabric_core.h>
 #include <net/inet_connection_sock.h>
 #include <net/inet_ecn.h>
 #include <net/tcp.h>
@@ -118,6 +119,41 @@ static inline void fabric_tcp_release(struct sock *sk, bool asked_pacing)
 		cmpxchg(&sk->sk_pacing_status, SK_PACING_NEEDED, SK_PACING_NONE);
 	WRITE_ONCE(sk->sk_pacing_rate, READ_ONCE(sk->sk_max_pacing_rate));
 	INET_ECN_dontxmit(sk);
+}
+
+/*
+ * Link speeds (net/ipv4/fabric_link.c), for the attributes whose 0 means
+ * "the egress device's speed".  fabric_link_init() from module init,
+ * before the ops are registered; fabric_link_exit() after unregistering.
+ */
+int fabric_link_init(void);
+void fabric_link_exit(void);
+
+/* The speed in Mbit/s of the device the socket's route leaves by, as its
+ * driver reports it (ethtool's speed), or 0 if unknown: no route yet, a
+ * device that reports none (lo, dummy) or SPEED_UNKNOWN.  veth reports a
+ * constant 10000 whatever it carries.
+ */
+u32 fabric_tcp_link_mbps(struct sock *sk);
+
+/*
+ * A data_rate_mbps attribute's value for this socket: attr itself, or
+ * for 0 the egress device's speed within [1, max], else
+ * FABRIC_LINK_MBPS_FALLBACK (*fallback set then).
+ */
+static inline u32 fabric_tcp_rate_mbps(struct sock *sk, u32 attr, u32 max,
+				       bool *fallback)
+{
+	u32 mbps;
+
+	*fallback = false;
+	if (attr)
+		return attr;
+	mbps = fabric_tcp_link_mbps(sk);
+	if (mbps)
+		return clamp_t(u32, mbps, 1, max);
+	*fallback = true;
+	return FABRIC_LINK_MBPS_FALLBACK;
 }
 
 #endif /* _NET_FABRIC_TCP_H */

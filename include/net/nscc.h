@@ -75,13 +75,14 @@ struct nscc_cfg {
 	bool override_max;
 	bool pass_through;
 	bool enable;
+	bool auto_base;		/* config_base_rtt_ns 0: learnt from samples */
 	u8 qa_gate;
 	u32 mtu;		/* nominal full packet, bytes (D3) */
 	u32 cfg_base_rtt;	/* ns; also the adjust period */
 	u32 target;		/* target queueing delay, ns */
 	u32 margin;		/* fast-increase margin, ns */
 	u32 qa_threshold;	/* ns; U32_MAX when trimming */
-	u32 rate_mbps;
+	u32 rate_mbps;		/* data_rate_mbps; 0 is the fallback */
 	u64 adjust_bytes;	/* 8 nominal packets */
 	u64 alpha_q;		/* Q16 bytes per ns per acked byte */
 	u64 fi_q;		/* Q16 bytes (fair increase per window) */
@@ -106,10 +107,12 @@ struct nscc_stats {
 	u64 penalties;		/* ACKs carrying a receiver penalty */
 	u64 fulfills;		/* pending increase applied */
 	u64 etas;		/* additive term added */
+	u64 base_learnt;	/* auto: samples that set the config base RTT */
 };
 
 struct nscc {
 	struct nscc_cfg cfg;
+	struct nscc_params p;	/* what it started with, for nscc_cfg_*() */
 	u64 cwnd;		/* bytes */
 	u64 max_wnd;		/* bytes */
 	s64 inflight;		/* bytes; may go slightly negative */
@@ -131,6 +134,7 @@ struct nscc {
 	bool trigger_qa;	/* a trim arrived since QA last fired */
 	bool fast;		/* fast increase engaged */
 	bool base_measured;	/* uet: a sample has lowered the base RTT */
+	bool base_learnt;	/* auto: a sample has set the config base RTT */
 	struct nscc_stats st;
 };
 
@@ -166,15 +170,31 @@ extern const char * const nscc_routine_names[NSCC_R_COUNT];
 
 void nscc_params_init(struct nscc_params *p, enum nscc_flavour flavour);
 int nscc_params_check(const struct nscc_params *p, const char **why);
+/*
+ * Starts n with a copy of p.  Two attribute values follow the path:
+ * data_rate_mbps 0 is the link's speed, which the caller knows and puts
+ * in p (the TCP module: the egress device's); a 0 that reaches the core
+ * is FABRIC_LINK_MBPS_FALLBACK.  config_base_rtt_ns 0: the lowest RTT
+ * sample so far is the config base RTT, and the target, BDP, max window,
+ * gains and increase period follow it, each lower sample deriving them
+ * again as nscc_init() would have for that value; until the first
+ * sample, the spec's default (6 us) stands in.
+ */
 void nscc_init(struct nscc *n, const struct nscc_params *p, u32 mtu, u64 now);
 /*
  * The nominal packet changed (a path MTU or MSS change, or a socket that
  * started before its MSS was known): what scales with it is derived again
- * from p, the parameters n was started with, as nscc_init() would; the
+ * from the parameters n was started with, as nscc_init() would; the
  * window keeps its bytes within the new bounds; the rest of the state
  * (base RTT, average delay, Quick Adapt and increase clocks) stays.
  */
-void nscc_set_mtu(struct nscc *n, const struct nscc_params *p, u32 mtu);
+void nscc_set_mtu(struct nscc *n, u32 mtu);
+/*
+ * An RTT measured outside the ACKs (TCP: the handshake's) for an
+ * automatic config base RTT, taken as an ACK's sample would be; no effect
+ * with a configured one.  Returns true when it was taken.
+ */
+bool nscc_offer_base_rtt(struct nscc *n, u64 rtt_ns);
 
 enum nscc_routine nscc_on_ack(struct nscc *n, u64 now,
 			      const struct nscc_ack *a);

@@ -15,10 +15,10 @@
  */
 NSCC_ATTR(flavour, FLAVOUR, NSCC_FLAVOUR_UET, 0, 1,
 	  "NSCC flavour: mrc (SACK-driven, no ECN) or uet (ECN, decrease, receiver penalty)")
-NSCC_ATTR(data_rate_mbps, U32, 400000, 1, 3200000,
-	  "Link rate in Mbit/s; with config_base_rtt_ns it sets the BDP and the max window")
-NSCC_ATTR(config_base_rtt_ns, U32, 6000, 1, 1000000000,
-	  "Starting base RTT (ns): sets BDP, max window, target, gains and the increase period")
+NSCC_ATTR(data_rate_mbps, U32, 400000, 0, 3200000,
+	  "Link rate in Mbit/s: BDP and max window; 0: the egress device's speed")
+NSCC_ATTR(config_base_rtt_ns, U32, 6000, 0, 1000000000,
+	  "Base RTT (ns): BDP, max window, target, gains, period; 0: the lowest RTT sample")
 NSCC_ATTR(reference_network_rtt_ns, U32, 6000, 1, 1000000000,
 	  "RTT (ns) of the reference BDP that normalises the increase gains")
 NSCC_ATTR(reference_network_link_speed_mbps, U32, 400000, 1, 3200000,

@@ -57,6 +57,8 @@ struct swift {
 	u32 beta;		/* Q16 */
 	u32 mdf;		/* Q16 */
 	u32 target_base;	/* ns: base_target + hops x per_hop */
+	u32 hop_target;		/* ns: hops x per_hop */
+	u32 base_rtt;		/* ns, auto: the lowest sample; U32_MAX: none */
 	u32 fs_alpha;		/* ns */
 	s32 fs_beta;		/* ns */
 	u32 fs_range;		/* ns */
@@ -67,14 +69,28 @@ struct swift {
 	u16 retx_cnt;
 	u8 last_decision;	/* enum swift_decision */
 	u8 decreased;		/* t_last_decrease is set */
+	u8 auto_base;		/* base_target_ns 0: base_rtt is the base */
 };
 
 extern const struct fabric_attr_desc swift_attr_descs[SWIFT_ATTR_COUNT];
 extern const char * const swift_decision_names[SWIFT_DECISION_COUNT];
 
 void swift_params_init(struct swift_params *p);
-/* cwnd_milli: the starting window (TCP: its initial window). */
+/*
+ * cwnd_milli: the starting window (TCP: its initial window).
+ * base_target_ns 0 follows the path: the base of the target is the lowest
+ * delay sample fit for a decrease so far (the path's RTT without
+ * queueing, in Swift's terms propagation, serialisation and host delay);
+ * until one comes, the target is its hop and flow-scaling terms alone.
+ */
 void swift_init(struct swift *s, const struct swift_params *p, u32 cwnd_milli);
+
+/*
+ * A delay measured outside the ACKs (TCP: the handshake's RTT) for an
+ * automatic base target; no effect with a configured one.  Returns true
+ * when it lowered the base.
+ */
+bool swift_offer_base_rtt(struct swift *s, u64 delay);
 
 /* The target delay (ns) for the current window. */
 u32 swift_target(const struct swift *s);
@@ -90,7 +106,7 @@ u32 swift_target(const struct swift *s);
  * An ACK at now of acked packets with this delay; srtt is the RTT that
  * paces decreases (at most one per srtt) and sets the pacing gap.  A
  * sample unfit for a decrease (a delayed ACK, retransmitted data) may
- * still increase.
+ * still increase; only a sample fit for one lowers an automatic base.
  */
 enum swift_decision swift_on_ack(struct swift *s, u64 now, u64 delay,
 				 u32 acked, u64 srtt, bool may_decrease);

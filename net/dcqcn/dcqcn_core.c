@@ -61,7 +61,9 @@ void dcqcn_params_init(struct dcqcn_params *p)
 
 void dcqcn_init(struct dcqcn *d, const struct dcqcn_params *p)
 {
-	u64 line = (u64)DCQCN_P(p, data_rate_mbps) * 1000;
+	/* 0 is the link's speed, which a caller that knows it puts in p */
+	u64 line = (u64)(DCQCN_P(p, data_rate_mbps) ?:
+			 FABRIC_LINK_MBPS_FALLBACK) * 1000;
 	u64 floor = div_u64(line * DCQCN_P(p, minimum_rate_percentage), 1000);
 	u64 gap = div_u64(line * DCQCN_P(p, episode_end_gap_ppm), 1000000);
 

@@ -45,6 +45,9 @@ TRACE_EVENT(nscc_update,
 			     __field(u32, cwnd_pkts)
 			     __field(u8, base_misfit)
 			     __field(u32, mtu)
+			     __field(u32, cfg_base_rtt_ns)
+			     __field(u32, target_ns)
+			     __field(u32, rate_mbps)
 			     __field(int, routine)
 			     __field(u16, sport)
 			     __field(u16, dport)),
@@ -55,23 +58,28 @@ TRACE_EVENT(nscc_update,
 			   __entry->avg_delay_ns = nscc_avg_delay(n);
 			   __entry->delay_ns = n->last_delay;
 			   /* TCP's min RTT; ~0 (none yet) reads as 0 */
-			   __entry->min_rtt_ns = tcp_min_rtt(tcp_sk(sk)) == ~0U ? 0 :
-				(u64)tcp_min_rtt(tcp_sk(sk)) * NSEC_PER_USEC;
+			   __entry->min_rtt_ns = tcp_min_rtt(tcp_sk(sk));
+			   __entry->min_rtt_ns = __entry->min_rtt_ns == ~0U ? 0 :
+				__entry->min_rtt_ns * NSEC_PER_USEC;
 			   /* as tcp_nscc_check_base() counts it */
 			   __entry->base_misfit = __entry->min_rtt_ns >=
 				(u64)n->cfg.cfg_base_rtt * TCP_NSCC_MISFIT_RATIO;
 			   __entry->cwnd_pkts = cwnd_pkts;
 			   __entry->mtu = n->cfg.mtu;
+			   __entry->cfg_base_rtt_ns = n->cfg.cfg_base_rtt;
+			   __entry->target_ns = n->cfg.target;
+			   __entry->rate_mbps = n->cfg.rate_mbps;
 			   __entry->routine = routine;
 			   __entry->sport = sk->sk_num;
 			   __entry->dport = ntohs(sk->sk_dport)),
-	    TP_printk("sport=%u dport=%u routine=%s cwnd=%llu cwnd_pkts=%u mtu=%u max_wnd=%llu inflight=%lld base_rtt_ns=%llu avg_delay_ns=%llu delay_ns=%llu min_rtt_ns=%llu base_misfit=%d",
+	    TP_printk("sport=%u dport=%u routine=%s cwnd=%llu cwnd_pkts=%u mtu=%u max_wnd=%llu inflight=%lld base_rtt_ns=%llu avg_delay_ns=%llu delay_ns=%llu min_rtt_ns=%llu base_misfit=%d cfg_base_rtt_ns=%u target_ns=%u rate_mbps=%u",
 		      __entry->sport, __entry->dport,
 		      nscc_show_routine(__entry->routine),
 		      __entry->cwnd, __entry->cwnd_pkts, __entry->mtu,
 		      __entry->max_wnd, __entry->inflight, __entry->base_rtt_ns,
 		      __entry->avg_delay_ns, __entry->delay_ns, __entry->min_rtt_ns,
-		      __entry->base_misfit)
+		      __entry->base_misfit, __entry->cfg_base_rtt_ns,
+		      __entry->target_ns, __entry->rate_mbps)
 );
 
 #endif /* _TRACE_NSCC_H */

@@ -46,6 +46,15 @@
 #define TCP_DCQCN_MIN_CWND	4U
 #define TCP_DCQCN_MAX_CWND	65535U
 
+/* TCP sizes each TSO skb to sk_pacing_rate >> sk_pacing_shift bytes of
+ * data (at least min_tso_segs), and TSQ holds that much per socket below
+ * it: at the default 10, about 1 ms of the rate goes out as one burst,
+ * longer than the queue an ECN threshold allows at a fabric port.  The
+ * DCQCN NIC paces packet by packet; 14 makes the bursts 61 us of the rate
+ * (two segments at 400 Mbit/s).
+ */
+#define TCP_DCQCN_PACING_SHIFT	14
+
 struct tcp_dcqcn {
 	struct dcqcn d;
 	u32 prior_ce;		/* tp->delivered_ce at the previous ACK */
@@ -54,6 +63,7 @@ struct tcp_dcqcn {
 	u8 ecn_wanted;		/* this netns's enable_ecn */
 	u8 ecn_pending;		/* init ran in SYN_SENT: settle ECN later */
 	u8 asked_pacing;	/* init asked for TCP's internal pacing */
+	u8 prior_shift;		/* sk_pacing_shift before init */
 };
 
 static struct tcp_congestion_ops tcp_dcqcn_ops, tcp_dcqcn_ecn_ops,
@@ -184,11 +194,21 @@ static void tcp_dcqcn_init(struct sock *sk)
 	struct tcp_dcqcn *ca = inet_csk_ca(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct dcqcn_params p;
+	bool fallback;
 
 	/* Re-assert the registered flags (see tcp_nscc_init()). */
 	tcp_dcqcn_default_changed(DCQCN_ATTR_enable_ecn);
 	fabric_net_params(fn, p.v);
+	/* data_rate_mbps 0: the egress device's speed. */
+	DCQCN_P(&p, data_rate_mbps) =
+		fabric_tcp_rate_mbps(sk, DCQCN_P(&p, data_rate_mbps),
+				     dcqcn_attr_descs[DCQCN_ATTR_data_rate_mbps].max,
+				     &fallback);
+	if (fallback)
+		fabric_net_stat_add(fn, TCP_DCQCN_STAT_LINK_FALLBACKS, 1);
 	dcqcn_init(&ca->d, &p);
+	ca->prior_shift = READ_ONCE(sk->sk_pacing_shift);
+	WRITE_ONCE(sk->sk_pacing_shift, TCP_DCQCN_PACING_SHIFT);
 	ca->prior_ce = tp->delivered_ce;
 	ca->prior_segs = tp->data_segs_out;
 	fabric_ece_init(&ca->ece, sk);
@@ -291,6 +311,8 @@ static void tcp_dcqcn_release(struct sock *sk)
 	const struct tcp_dcqcn *ca = inet_csk_ca(sk);
 
 	fabric_tcp_release(sk, ca->asked_pacing);
+	if (ca->prior_shift)
+		WRITE_ONCE(sk->sk_pacing_shift, ca->prior_shift);
 	WRITE_ONCE(inet_csk(sk)->icsk_ca_ops, &tcp_dcqcn_ops);
 }
 
@@ -325,6 +347,9 @@ static int __init tcp_dcqcn_register(void)
 	BUILD_BUG_ON(sizeof(struct tcp_dcqcn) > ICSK_CA_PRIV_SIZE);
 
 	tcp_dcqcn_default_changed(DCQCN_ATTR_enable_ecn);
+	err = fabric_link_init();
+	if (err)
+		goto err_link;
 	err = tcp_dcqcn_net_init_module();
 	if (err)
 		goto err_net;
@@ -336,6 +361,8 @@ static int __init tcp_dcqcn_register(void)
 err_cc:
 	tcp_dcqcn_net_exit_module();
 err_net:
+	fabric_link_exit();
+err_link:
 	return err;
 }
 
@@ -343,6 +370,7 @@ static void __exit tcp_dcqcn_unregister(void)
 {
 	tcp_unregister_congestion_control(&tcp_dcqcn_ops);
 	tcp_dcqcn_net_exit_module();
+	fabric_link_exit();
 }
 
 module_init(tcp_dcqcn_register);

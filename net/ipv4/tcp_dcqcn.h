@@ -21,6 +21,7 @@ enum tcp_dcqcn_stat {
 	TCP_DCQCN_STAT_ECN_ON,		/* connections running with ECN */
 	TCP_DCQCN_STAT_ECN_NOT_NEGOTIATED, /* enable_ecn, the handshake had none */
 	TCP_DCQCN_STAT_ECN_KEPT,	/* enable_ecn 0, but negotiated: honoured */
+	TCP_DCQCN_STAT_LINK_FALLBACKS,	/* data_rate_mbps 0, no device speed */
 	TCP_DCQCN_STAT_PHASE,		/* + enum dcqcn_phase: runs by phase */
 	TCP_DCQCN_STAT_COUNT = TCP_DCQCN_STAT_PHASE + DCQCN_RUN_COUNT
 };

@@ -55,6 +55,7 @@ static const char * const tcp_dcqcn_stat_names[TCP_DCQCN_STAT_PHASE] = {
 	[TCP_DCQCN_STAT_ECN_ON]			= "ecn_on",
 	[TCP_DCQCN_STAT_ECN_NOT_NEGOTIATED]	= "ecn_not_negotiated",
 	[TCP_DCQCN_STAT_ECN_KEPT]		= "ecn_kept",
+	[TCP_DCQCN_STAT_LINK_FALLBACKS]	= "link_speed_fallbacks",
 };
 
 struct fabric_net *tcp_dcqcn_pernet(const struct net *net)

@@ -46,6 +46,10 @@
  *   - mrc: packets TCP marks lost on an ACK (rs->losses) are presumed
  *     losses.  Both flavours: a retransmission timeout is one presumed
  *     loss of the head packet.
+ *   - Attributes that follow the path: data_rate_mbps 0 is the egress
+ *     device's speed when nscc starts (net/ipv4/fabric_link.c), and with
+ *     config_base_rtt_ns 0 the handshake's RTT (TCP's min RTT then) is the
+ *     core's first base sample.
  *
  * TCP cannot carry trims, the receiver penalty or the receiver's service
  * time, so those inputs are never given to the core here
@@ -69,21 +73,12 @@
 /* snd_cwnd ceiling: keeps TCP's u32 byte arithmetic (cwnd x MSS) safe. */
 #define TCP_NSCC_MAX_CWND	65535U
 
-/* Allocated per socket: the core, and the parameters it started with
- * (nscc_set_mtu() derives the packet-sized constants from them again).
- */
-struct tcp_nscc_state {
-	struct nscc n;
-	struct nscc_params p;
-};
-
 /* In icsk_ca_priv.  get_info() runs without the socket lock, while the core
  * may be freed (close, a change of algorithm): it reads only the copies in
  * "info", written by cong_control with WRITE_ONCE.
  */
 struct tcp_nscc {
-	struct nscc *core;	/* NULL: no memory, Reno fallback */
-	struct nscc_params *params;	/* the core's; NULL with it */
+	struct nscc *core;	/* allocated; NULL: no memory, Reno fallback */
 	u32 pkt;		/* nominal packet, bytes */
 	u32 prior_ce;		/* tp->delivered_ce at the previous ACK */
 	struct fabric_ece ece;	/* receiver: the accurate echo */
@@ -172,7 +167,7 @@ static void tcp_nscc_follow_mss(struct sock *sk, struct fabric_net *fn,
 		return;
 	ca->pkt = pkt;
 	if (ca->core)
-		nscc_set_mtu(ca->core, ca->params, pkt);
+		nscc_set_mtu(ca->core, pkt);
 	fabric_net_stat_add(fn, TCP_NSCC_STAT_NOMINAL_CHANGES, 1);
 }
 
@@ -218,7 +213,9 @@ static void tcp_nscc_init(struct sock *sk)
 	struct fabric_net *fn = tcp_nscc_pernet(sock_net(sk));
 	struct tcp_nscc *ca = inet_csk_ca(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
-	struct tcp_nscc_state *st;
+	struct nscc_params p;
+	struct nscc *n;
+	bool fallback;
 
 	/* Re-assert the registered flags: a plain read-modify-write of them
 	 * by tcp_set_allowed_congestion_control() may have undone ours.
@@ -230,10 +227,10 @@ static void tcp_nscc_init(struct sock *sk)
 	ca->asked_pacing = fabric_tcp_pacing_init(sk);
 
 	/* init may run in softirq context (passive open). */
-	st = kmalloc(sizeof(*st), GFP_NOWAIT | __GFP_NOWARN);
-	if (st) {
-		fabric_net_params(fn, st->p.v);
-		ca->ecn_wanted = NSCC_P(&st->p, flavour) == NSCC_FLAVOUR_UET;
+	n = kmalloc(sizeof(*n), GFP_NOWAIT | __GFP_NOWARN);
+	if (n) {
+		fabric_net_params(fn, p.v);
+		ca->ecn_wanted = NSCC_P(&p, flavour) == NSCC_FLAVOUR_UET;
 	} else {
 		fabric_net_stat_add(fn, TCP_NSCC_STAT_ALLOC_FAIL, 1);
 		ca->ecn_wanted = READ_ONCE(fn->attr[NSCC_ATTR_flavour]) ==
@@ -246,12 +243,22 @@ static void tcp_nscc_init(struct sock *sk)
 		ca->ecn_pending = 1;
 	else
 		tcp_nscc_settle_ecn(sk, fn, ca);
-	if (!st)
+	if (!n)
 		return;
 
-	ca->core = &st->n;
-	ca->params = &st->p;
-	nscc_init(ca->core, ca->params, ca->pkt, tcp_nscc_now(tp));
+	/* data_rate_mbps 0: the egress device's speed. */
+	NSCC_P(&p, data_rate_mbps) =
+		fabric_tcp_rate_mbps(sk, NSCC_P(&p, data_rate_mbps),
+				     nscc_attr_descs[NSCC_ATTR_data_rate_mbps].max,
+				     &fallback);
+	if (fallback)
+		fabric_net_stat_add(fn, TCP_NSCC_STAT_LINK_FALLBACKS, 1);
+	ca->core = n;
+	nscc_init(n, &p, ca->pkt, tcp_nscc_now(tp));
+	/* config_base_rtt_ns 0: the handshake's RTT is the first sample. */
+	if (tcp_min_rtt(tp) != ~0U &&
+	    nscc_offer_base_rtt(n, (u64)tcp_min_rtt(tp) * NSEC_PER_USEC))
+		fabric_net_stat_add(fn, TCP_NSCC_STAT_BASE_LEARNT, 1);
 	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
 	tcp_nscc_set_cwnd(sk, ca);
 	tcp_nscc_set_pacing(sk, ca);
@@ -263,10 +270,8 @@ static void tcp_nscc_release(struct sock *sk)
 {
 	struct tcp_nscc *ca = inet_csk_ca(sk);
 
-	if (ca->core)
-		kfree(container_of(ca->core, struct tcp_nscc_state, n));
+	kfree(ca->core);
 	ca->core = NULL;
-	ca->params = NULL;
 	fabric_tcp_release(sk, ca->asked_pacing);
 	/* Back to the registered ops: a socket reconnected after
 	 * disconnect negotiates as a new one would.
@@ -323,7 +328,7 @@ static void tcp_nscc_cong_control(struct sock *sk, const struct rate_sample *rs)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct nscc *n = ca->core;
 	enum nscc_routine r = NSCC_R_NONE;
-	u64 md, qa;
+	u64 md, qa, learnt;
 	u32 ce;
 
 	/* The handshake's last ACK reaches cong_control before init()
@@ -345,10 +350,9 @@ static void tcp_nscc_cong_control(struct sock *sk, const struct rate_sample *rs)
 		return;
 	}
 
-	if (rs->rtt_us >= 0)
-		tcp_nscc_check_base(sk, fn, ca);
 	md = n->st.md_count;
 	qa = n->st.qa_count;
+	learnt = n->st.base_learnt;
 	n->inflight = (s64)rs->prior_in_flight * ca->pkt;
 	if (rs->acked_sacked || rs->rtt_us >= 0) {
 		struct nscc_ack a = {
@@ -365,6 +369,11 @@ static void tcp_nscc_cong_control(struct sock *sk, const struct rate_sample *rs)
 		if (a.ecn)
 			fabric_net_stat_add(fn, TCP_NSCC_STAT_ECN_ACKS, 1);
 	}
+	/* After the core, which may have learnt its base from this sample
+	 * (config_base_rtt_ns 0) rather than judge it by the stand-in.
+	 */
+	if (rs->rtt_us >= 0)
+		tcp_nscc_check_base(sk, fn, ca);
 	/* mrc on a connection that kept ECN (mrc takes no ECN signal as
 	 * such): a mark is the loss it stood for, one packet, once per window
 	 * as a loss-based sender answers ECE.  The receiver echoes until our
@@ -393,6 +402,8 @@ static void tcp_nscc_cong_control(struct sock *sk, const struct rate_sample *rs)
 		fabric_net_stat_add(fn, TCP_NSCC_STAT_MD_CUTS, 1);
 	if (n->st.qa_count != qa)
 		fabric_net_stat_add(fn, TCP_NSCC_STAT_QA_FIRED, 1);
+	if (n->st.base_learnt != learnt)
+		fabric_net_stat_add(fn, TCP_NSCC_STAT_BASE_LEARNT, 1);
 	tcp_nscc_set_cwnd(sk, ca);
 	tcp_nscc_set_pacing(sk, ca);
 	tcp_nscc_publish(ca);
@@ -530,6 +541,9 @@ static int __init tcp_nscc_register(void)
 	BUILD_BUG_ON(sizeof(struct tcp_nscc) > ICSK_CA_PRIV_SIZE);
 
 	tcp_nscc_default_changed(NSCC_ATTR_flavour);
+	err = fabric_link_init();
+	if (err)
+		goto err_link;
 	err = tcp_nscc_net_init_module();
 	if (err)
 		goto err_net;
@@ -541,6 +555,8 @@ static int __init tcp_nscc_register(void)
 err_cc:
 	tcp_nscc_net_exit_module();
 err_net:
+	fabric_link_exit();
+err_link:
 	return err;
 }
 
@@ -548,6 +564,7 @@ static void __exit tcp_nscc_unregister(void)
 {
 	tcp_unregister_congestion_control(&tcp_nscc_ops);
 	tcp_nscc_net_exit_module();
+	fabric_link_exit();
 }
 
 module_init(tcp_nscc_register);

@@ -33,6 +33,8 @@ enum tcp_nscc_stat {
 	TCP_NSCC_STAT_ECN_KEPT,		/* mrc, but negotiated: marks are losses */
 	TCP_NSCC_STAT_CE_LOSSES,	/* mrc: marks taken as losses (per window) */
 	TCP_NSCC_STAT_BASE_RTT_MISFITS,	/* sockets: min RTT >= 10 x config base */
+	TCP_NSCC_STAT_LINK_FALLBACKS,	/* data_rate_mbps 0, no device speed */
+	TCP_NSCC_STAT_BASE_LEARNT,	/* config_base_rtt_ns 0: samples taken */
 	TCP_NSCC_STAT_ROUTINE,		/* + enum nscc_routine */
 	TCP_NSCC_STAT_COUNT = TCP_NSCC_STAT_ROUTINE + NSCC_R_COUNT
 };

@@ -62,6 +62,8 @@ static const char * const tcp_nscc_stat_names[TCP_NSCC_STAT_ROUTINE] = {
 	[TCP_NSCC_STAT_ECN_KEPT]	= "ecn_kept",
 	[TCP_NSCC_STAT_CE_LOSSES]	= "ce_losses",
 	[TCP_NSCC_STAT_BASE_RTT_MISFITS] = "base_rtt_misfits",
+	[TCP_NSCC_STAT_LINK_FALLBACKS]	= "link_speed_fallbacks",
+	[TCP_NSCC_STAT_BASE_LEARNT]	= "base_rtt_learnt",
 };
 
 struct fabric_net *tcp_nscc_pernet(const struct net *net)

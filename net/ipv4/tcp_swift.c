@@ -118,6 +118,10 @@ static void tcp_swift_init(struct sock *sk)
 
 	fabric_net_params(fn, p.v);
 	swift_init(&ca->s, &p, tcp_snd_cwnd(tp) * 1000);
+	/* base_target_ns 0: the handshake's RTT is the first sample. */
+	if (tcp_min_rtt(tp) != ~0U &&
+	    swift_offer_base_rtt(&ca->s, (u64)tcp_min_rtt(tp) * NSEC_PER_USEC))
+		fabric_net_stat_add(fn, TCP_SWIFT_STAT_BASE_LEARNT, 1);
 	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
 	ca->asked_pacing = fabric_tcp_pacing_init(sk);
 	tcp_swift_apply(sk, &ca->s);
@@ -134,15 +138,18 @@ static void tcp_swift_cong_control(struct sock *sk, const struct rate_sample *rs
 	if (unlikely(!prev))
 		return;
 	if (rs->rtt_us > 0) {
+		struct fabric_net *fn = tcp_swift_pernet(sock_net(sk));
 		u64 srtt = tcp_swift_srtt_ns(tp);
 		bool may_decrease = !rs->is_ack_delayed && !rs->is_retrans;
+		u32 base = ca->s.base_rtt;
 
 		if (tcp_swift_paced(&ca->s))
-			fabric_net_stat_add(tcp_swift_pernet(sock_net(sk)),
-					    TCP_SWIFT_STAT_PACED_ACKS, 1);
+			fabric_net_stat_add(fn, TCP_SWIFT_STAT_PACED_ACKS, 1);
 		swift_on_ack(&ca->s, tp->tcp_clock_cache,
 			     (u64)rs->rtt_us * NSEC_PER_USEC, rs->acked_sacked,
 			     srtt, may_decrease);
+		if (ca->s.base_rtt != base)
+			fabric_net_stat_add(fn, TCP_SWIFT_STAT_BASE_LEARNT, 1);
 		tcp_swift_account(sk, &ca->s, prev);
 	}
 	tcp_swift_apply(sk, &ca->s);

@@ -17,6 +17,7 @@ enum tcp_swift_stat {
 	TCP_SWIFT_STAT_TIMEOUTS,	/* retransmission timeouts */
 	TCP_SWIFT_STAT_PACED_ENTRIES,	/* windows that fell below a packet */
 	TCP_SWIFT_STAT_PACED_ACKS,	/* ACKs taken below one packet */
+	TCP_SWIFT_STAT_BASE_LEARNT,	/* base_target_ns 0: samples that lowered it */
 	TCP_SWIFT_STAT_DECISION,	/* + enum swift_decision */
 	TCP_SWIFT_STAT_COUNT = TCP_SWIFT_STAT_DECISION + SWIFT_DECISION_COUNT
 };

@@ -45,6 +45,7 @@ static const char * const tcp_swift_stat_names[TCP_SWIFT_STAT_DECISION] = {
 	[TCP_SWIFT_STAT_TIMEOUTS]	= "timeouts",
 	[TCP_SWIFT_STAT_PACED_ENTRIES]	= "paced_entries",
 	[TCP_SWIFT_STAT_PACED_ACKS]	= "paced_acks",
+	[TCP_SWIFT_STAT_BASE_LEARNT]	= "base_rtt_learnt",
 };
 
 struct fabric_net *tcp_swift_pernet(const struct net *net)

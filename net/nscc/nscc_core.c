@@ -101,16 +101,16 @@ static u64 nscc_bdp(u32 rate_mbps, u64 rtt_ns)
 	return div_u64((u64)rate_mbps * rtt_ns, 8000);
 }
 
-/* What scales with the nominal packet (D1-D3): the increase gains, the
- * adjust period in bytes, and the window's bounds in packets.
+/* What scales with the nominal packet and the config base RTT (D1-D3):
+ * the increase gains, the adjust period in bytes, and the window's bounds.
  */
-static void nscc_cfg_mtu(struct nscc *n, const struct nscc_params *p, u32 mtu)
+static void nscc_cfg_scale(struct nscc *n)
 {
+	const struct nscc_params *p = &n->p;
 	struct nscc_cfg *c = &n->cfg;
-	u64 bdp, ref_bdp, ref_ns, rtt = NSCC_P(p, config_base_rtt_ns);
+	u64 bdp, ref_bdp, ref_ns;
 
-	c->mtu = max_t(u32, mtu, 1);
-	bdp = max_t(u64, nscc_bdp(c->rate_mbps, rtt), 1);
+	bdp = max_t(u64, nscc_bdp(c->rate_mbps, c->cfg_base_rtt), 1);
 	ref_bdp = max_t(u64, nscc_bdp(NSCC_P(p, reference_network_link_speed_mbps),
 				      NSCC_P(p, reference_network_rtt_ns)), 1);
 
@@ -137,12 +137,50 @@ static void nscc_cfg_mtu(struct nscc *n, const struct nscc_params *p, u32 mtu)
 	n->max_wnd = max_t(u64, n->max_wnd, c->mtu);
 }
 
+/* The config base RTT and what follows from it: the target (section 5),
+ * then what nscc_cfg_scale() derives.
+ */
+static void nscc_cfg_base(struct nscc *n, u64 rtt)
+{
+	const struct nscc_params *p = &n->p;
+	struct nscc_cfg *c = &n->cfg;
+
+	c->cfg_base_rtt = clamp_t(u64, rtt, 1,
+				  nscc_attr_descs[NSCC_ATTR_config_base_rtt_ns].max);
+	/* A learnt base: the delays the attributes give for the spec's base
+	 * (Quick Adapt's 24 us and the fast-increase margin's 1 us over 6 us)
+	 * keep their ratio to it.
+	 */
+	c->qa_threshold = NSCC_P(p, quick_adapt_threshold_ns);
+	c->margin = NSCC_P(p, target_queue_delay_margin_ns);
+	if (c->auto_base) {
+		u64 spec = nscc_attr_descs[NSCC_ATTR_config_base_rtt_ns].def;
+
+		c->qa_threshold = min_t(u64, fabric_muldiv(c->qa_threshold,
+							   c->cfg_base_rtt, spec,
+							   false), U32_MAX);
+		c->margin = min_t(u64, fabric_muldiv(c->margin, c->cfg_base_rtt,
+						     spec, false), U32_MAX);
+	}
+	if (c->trimming)
+		c->qa_threshold = U32_MAX;
+	if (NSCC_P(p, override_spec_target_queue_delay))
+		c->target = NSCC_P(p, target_queue_delay_ns);
+	else if (c->trimming)
+		c->target = div_u64((u64)c->cfg_base_rtt * 3, 4);
+	else
+		c->target = c->cfg_base_rtt;
+	c->target = max_t(u32, c->target, 1);
+	nscc_cfg_scale(n);
+}
+
 void nscc_init(struct nscc *n, const struct nscc_params *p, u32 mtu, u64 now)
 {
 	struct nscc_cfg *c = &n->cfg;
 	u64 rtt = NSCC_P(p, config_base_rtt_ns);
 
 	*n = (struct nscc){ 0 };	/* P6: all state starts at zero */
+	n->p = *p;
 	c->flavour = NSCC_P(p, flavour);
 	c->trimming = NSCC_P(p, trimming_enabled);
 	c->disable_qa = NSCC_P(p, disable_quick_adapt);
@@ -150,28 +188,24 @@ void nscc_init(struct nscc *n, const struct nscc_params *p, u32 mtu, u64 now)
 	c->pass_through = NSCC_P(p, pass_through);
 	c->enable = NSCC_P(p, nscc_enable);
 	c->qa_gate = NSCC_P(p, quick_adapt_gate);
-	c->cfg_base_rtt = max_t(u64, rtt, 1);
-	c->rate_mbps = NSCC_P(p, data_rate_mbps);
-	c->margin = NSCC_P(p, target_queue_delay_margin_ns);
+	c->rate_mbps = NSCC_P(p, data_rate_mbps) ?: FABRIC_LINK_MBPS_FALLBACK;
+	/* 0: the path's lowest RTT sample is the config base RTT
+	 * (nscc_learn_base()); the spec's value stands in until one comes.
+	 */
+	c->auto_base = !rtt;
+	if (c->auto_base)
+		rtt = nscc_attr_descs[NSCC_ATTR_config_base_rtt_ns].def;
 
-	if (NSCC_P(p, override_spec_target_queue_delay))
-		c->target = NSCC_P(p, target_queue_delay_ns);
-	else if (c->trimming)
-		c->target = div_u64(rtt * 3, 4);
-	else
-		c->target = rtt;
-	c->target = max_t(u32, c->target, 1);
-	c->qa_threshold = c->trimming ? U32_MAX :
-			  NSCC_P(p, quick_adapt_threshold_ns);
 	c->gamma_q = fabric_muldiv(NSCC_P(p, gamma), Q16_ONE, 1000, true);
 	c->mdjump_q = fabric_muldiv(NSCC_P(p, max_multiplicative_decrease_jump),
 				    Q16_ONE, 1000, true);
 	c->dalpha_q = fabric_muldiv(NSCC_P(p, delay_alpha), Q16_ONE, 1000, true);
 
-	nscc_cfg_mtu(n, p, mtu);
+	c->mtu = max_t(u32, mtu, 1);
+	nscc_cfg_base(n, rtt);
 	n->cwnd = n->max_wnd;		/* no slow start */
-	n->base_rtt = rtt;
-	n->delay_ref = rtt;
+	n->base_rtt = c->cfg_base_rtt;
+	n->delay_ref = c->cfg_base_rtt;
 	n->last_adjust = now;
 	n->last_dec = now;
 }
@@ -211,11 +245,12 @@ static u64 nscc_wnd_of_rtt(const struct nscc *n, u64 rtt)
 	return max_t(u64, nscc_bdp(n->cfg.rate_mbps, rtt) * 3 / 2, n->cfg.mtu);
 }
 
-void nscc_set_mtu(struct nscc *n, const struct nscc_params *p, u32 mtu)
+void nscc_set_mtu(struct nscc *n, u32 mtu)
 {
 	if (max_t(u32, mtu, 1) == n->cfg.mtu)
 		return;
-	nscc_cfg_mtu(n, p, mtu);
+	n->cfg.mtu = max_t(u32, mtu, 1);
+	nscc_cfg_scale(n);
 	/* A max window that followed the measured base RTT (as
 	 * nscc_update_base_rtt() sets it) keeps following it.
 	 */
@@ -223,6 +258,40 @@ void nscc_set_mtu(struct nscc *n, const struct nscc_params *p, u32 mtu)
 	    !n->cfg.override_max && n->base_rtt != n->cfg.cfg_base_rtt)
 		n->max_wnd = nscc_wnd_of_rtt(n, n->base_rtt);
 	n->cwnd = clamp_t(u64, n->cwnd, n->cfg.mtu, n->max_wnd);
+}
+
+/* config_base_rtt_ns 0: the first RTT sample, and any lower one after it,
+ * becomes the config base RTT, and all that follows from it is derived
+ * again as nscc_init() would for that value; the base RTT and the delay
+ * reference are the same sample (no uet hysteresis: the base is the
+ * minimum).  The first one also starts the window at the new max window,
+ * as nscc_init() does.  Quick Adapt's threshold and the fast-increase
+ * margin scale with the base (nscc_cfg_base()).  Returns true when the
+ * sample was taken.
+ */
+static bool nscc_learn_base(struct nscc *n, u64 rtt)
+{
+	/* A sample of 0 (all of it service time) says nothing of the path. */
+	if (!n->cfg.auto_base || !rtt ||
+	    (n->base_learnt && rtt >= n->base_rtt))
+		return false;
+	nscc_cfg_base(n, rtt);
+	/* the sample itself: cfg_base_rtt stops at the attribute's 1 s */
+	n->base_rtt = rtt;
+	n->delay_ref = rtt;
+	if (!n->base_learnt)
+		n->cwnd = n->max_wnd;
+	n->base_learnt = true;
+	n->st.base_learnt++;
+	return true;
+}
+
+bool nscc_offer_base_rtt(struct nscc *n, u64 rtt_ns)
+{
+	if (rtt_ns == NSCC_NO_RTT || !nscc_learn_base(n, rtt_ns))
+		return false;
+	nscc_bounds(n);
+	return true;
 }
 
 /* Offer an RTT sample to the base RTT; returns true when it fell.
@@ -233,6 +302,8 @@ void nscc_set_mtu(struct nscc *n, const struct nscc_params *p, u32 mtu)
  */
 static bool nscc_update_base_rtt(struct nscc *n, u64 rtt)
 {
+	if (nscc_learn_base(n, rtt))
+		return true;
 	if (nscc_uet(n)) {
 		if (rtt + NSCC_UET_HYST >= n->base_rtt)
 			return false;

@@ -71,9 +71,12 @@ void swift_init(struct swift *s, const struct swift_params *p, u32 cwnd_milli)
 	s->ai = swift_q16(SWIFT_P(p, ai));
 	s->beta = swift_q16(SWIFT_P(p, beta));
 	s->mdf = swift_q16(SWIFT_P(p, max_mdf));
-	s->target_base = min_t(u64, SWIFT_P(p, base_target_ns) +
-			       (u64)SWIFT_P(p, hops) * SWIFT_P(p, per_hop_ns),
-			       U32_MAX);
+	s->hop_target = min_t(u64, (u64)SWIFT_P(p, hops) * SWIFT_P(p, per_hop_ns),
+			      U32_MAX);
+	s->target_base = min_t(u64, (u64)SWIFT_P(p, base_target_ns) +
+			       s->hop_target, U32_MAX);
+	s->auto_base = !SWIFT_P(p, base_target_ns);
+	s->base_rtt = U32_MAX;
 	s->fs_range = SWIFT_P(p, fs_range_ns);
 	/* No flow scaling unless fs_min_cwnd < fs_max_cwnd. */
 	if (lo > hi) {
@@ -124,6 +127,16 @@ static void swift_set(struct swift *s, u64 cwnd, u64 now, u64 srtt)
 			      U32_MAX) : 0;
 }
 
+bool swift_offer_base_rtt(struct swift *s, u64 delay)
+{
+	if (!s->auto_base || delay >= s->base_rtt)
+		return false;
+	s->base_rtt = delay;
+	s->target_base = min_t(u64, delay + s->hop_target, U32_MAX);
+	s->last_target = swift_target(s);
+	return true;
+}
+
 static u64 swift_cut(const struct swift *s, u32 f)
 {
 	return ((u64)s->cwnd * f) >> 16;
@@ -137,6 +150,8 @@ enum swift_decision swift_on_ack(struct swift *s, u64 now, u64 delay,
 	u32 target;
 
 	s->retx_cnt = 0;
+	if (may_decrease)
+		swift_offer_base_rtt(s, delay);
 	target = swift_target(s);
 	s->last_target = target;
 	s->last_delay = min_t(u64, delay, U32_MAX);

@@ -1009,6 +1009,20 @@ static void t_catch_up(void)
 	       "catch_up: the bound counts per call (1 more run, still congested)");
 }
 
+/* data_rate_mbps 0 outside the kernel is the fallback link speed. */
+static void t_rate_auto(void)
+{
+	struct dcqcn_params p;
+	struct dcqcn d;
+
+	dcqcn_params_init(&p);
+	DCQCN_P(&p, data_rate_mbps) = 0;
+	setup_with(&d, &p);
+	TAP_EQ(d.line_kbps, FABRIC_LINK_MBPS_FALLBACK * 1000ull,
+	       "rate 0: line rate is the fallback link speed");
+	TAP_EQ(d.rc_kbps, d.line_kbps, "rate 0: and the flow starts at it");
+}
+
 int main(void)
 {
 	tap_header();
@@ -1035,6 +1049,7 @@ int main(void)
 	t_floor_increase();
 	t_fra_zero();
 	t_catch_up();
+	t_rate_auto();
 
 	return tap_finish();
 }

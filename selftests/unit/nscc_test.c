@@ -1295,7 +1295,7 @@ static void t_set_mtu(void)
 	TAP_EQ(n.max_wnd, 20 * 576, "set_mtu: 20 packets of 576 before");
 	n.base_rtt = 4321;
 	n.cwnd = 5000;
-	nscc_set_mtu(&n, &p, 1500);
+	nscc_set_mtu(&n, 1500);
 	tap_ok(n.cfg.mtu == 1500 && n.cfg.alpha_q == fresh.cfg.alpha_q &&
 	       n.cfg.fi_q == fresh.cfg.fi_q && n.cfg.eta == fresh.cfg.eta &&
 	       n.cfg.fis_q == fresh.cfg.fis_q &&
@@ -1304,10 +1304,10 @@ static void t_set_mtu(void)
 	       "set_mtu: gains, adjust period and max window as a 1500 start");
 	TAP_EQ(n.cwnd, 5000, "set_mtu: the window keeps its bytes");
 	TAP_EQ(n.base_rtt, 4321, "set_mtu: the measured base RTT stays");
-	nscc_set_mtu(&n, &p, 9000);
+	nscc_set_mtu(&n, 9000);
 	TAP_EQ(n.cwnd, 9000, "set_mtu: a window below one new packet is one packet");
 	n.cwnd = n.max_wnd;
-	nscc_set_mtu(&n, &p, 1000);
+	nscc_set_mtu(&n, 1000);
 	TAP_EQ(n.cwnd, 20 * 1000, "set_mtu: and one above the new max window is the max");
 }
 
@@ -1330,10 +1330,131 @@ static void t_set_mtu_base_rtt(void)
 		learnt = n.max_wnd;
 		tap_ok(learnt < 450000, "set_mtu %s: a 3 us sample lowered the max window (%llu)",
 		       nscc_flavour_names[f], (unsigned long long)learnt);
-		nscc_set_mtu(&n, &p, 1400);
+		nscc_set_mtu(&n, 1400);
 		TAP_EQ(n.max_wnd, learnt, "set_mtu %s: the max window still follows the base RTT",
 		       nscc_flavour_names[f]);
 	}
+}
+
+/* Every constant derived from the config base RTT equals a fresh start's. */
+static bool same_derived(const struct nscc *n, const struct nscc *fresh)
+{
+	return n->cfg.cfg_base_rtt == fresh->cfg.cfg_base_rtt &&
+	       n->cfg.target == fresh->cfg.target &&
+	       n->cfg.alpha_q == fresh->cfg.alpha_q &&
+	       n->cfg.fi_q == fresh->cfg.fi_q &&
+	       n->cfg.fis_q == fresh->cfg.fis_q &&
+	       n->cfg.eta == fresh->cfg.eta &&
+	       n->max_wnd == fresh->max_wnd;
+}
+
+/*
+ * config_base_rtt_ns 0 (the project's "follow the path" setting, beside
+ * the spec's value): the spec's 6 us stands in until an RTT sample comes;
+ * the first sample, and each lower one, is the config base RTT, with the
+ * target, BDP, max window, gains and increase period derived as a start
+ * at that value would; the first starts the window at the max window; a
+ * higher sample changes nothing.
+ */
+static void t_auto_base(void)
+{
+	enum nscc_flavour f;
+
+	for (f = NSCC_FLAVOUR_MRC; f <= NSCC_FLAVOUR_UET; f++) {
+		const char *fl = nscc_flavour_names[f];
+		struct nscc_params p, q;
+		struct nscc n, fresh;
+
+		nscc_params_init(&p, f);
+		NSCC_P(&p, config_base_rtt_ns) = 0;
+		NSCC_P(&p, data_rate_mbps) = 10000;
+		init_with(&n, &p, 1500);
+		q = p;
+		NSCC_P(&q, config_base_rtt_ns) = BASE;
+		init_with(&fresh, &q, 1500);
+		tap_ok(n.cfg.auto_base && same_derived(&n, &fresh),
+		       "auto %s: before a sample, the spec's 6 us stands in", fl);
+		hold_qa(&n);
+
+		ack_full(&n, 100, 1500, 50000, false, 0, false);
+		NSCC_P(&q, config_base_rtt_ns) = 50000;
+		init_with(&fresh, &q, 1500);
+		tap_ok(same_derived(&n, &fresh),
+		       "auto %s: a first sample of 50 us derives all as a 50 us start", fl);
+		TAP_EQ(n.max_wnd, 10000ull * 50000 / 8000 * 3 / 2,
+		       "auto %s: max window 1.5 x 10 Gbit/s x 50 us", fl);
+		TAP_EQ(n.cfg.target, f == NSCC_FLAVOUR_MRC ? 37500 : 50000,
+		       "auto %s: target from the learnt base (mrc traps: 0.75 x)", fl);
+		TAP_EQ(n.cwnd, n.max_wnd, "auto %s: the window starts at the new max", fl);
+		TAP_EQ(n.cfg.qa_threshold, f == NSCC_FLAVOUR_MRC ? U32_MAX : 200000,
+		       "auto %s: Quick Adapt's threshold is 4 x the base (off when trapping)",
+		       fl);
+		TAP_EQ(n.cfg.margin, 8333, "auto %s: the margin keeps its 1/6 of the base", fl);
+		TAP_EQ(n.base_rtt, 50000, "auto %s: base RTT is the sample", fl);
+		TAP_EQ(n.last_delay, 0, "auto %s: the learning sample has no delay", fl);
+
+		ack_full(&n, 200, 1500, 60000, false, 0, false);
+		tap_ok(same_derived(&n, &fresh) && n.base_rtt == 50000,
+		       "auto %s: a higher sample changes nothing", fl);
+		TAP_EQ(n.last_delay, 10000, "auto %s: and is 10 us of delay", fl);
+
+		ack_full(&n, 300, 1500, 40000, false, 0, false);
+		NSCC_P(&q, config_base_rtt_ns) = 40000;
+		init_with(&fresh, &q, 1500);
+		tap_ok(same_derived(&n, &fresh) && n.base_rtt == 40000 &&
+		       n.delay_ref == 40000,
+		       "auto %s: a lower sample (40 us) derives all again", fl);
+		tap_ok(n.cwnd <= n.max_wnd, "auto %s: the window within the new max", fl);
+		TAP_EQ(n.st.base_learnt, 2, "auto %s: two samples taken", fl);
+		tap_ok(!nscc_offer_base_rtt(&n, 0) && n.cfg.cfg_base_rtt == 40000,
+		       "auto %s: a sample of 0 (all service time) is not taken", fl);
+		tap_ok(!nscc_offer_base_rtt(&n, 45000) &&
+		       nscc_offer_base_rtt(&n, 30000) && n.cfg.cfg_base_rtt == 30000,
+		       "auto %s: an offered RTT counts as a sample", fl);
+	}
+}
+
+/* An offered RTT does nothing to a configured base; 0 as the rate is the
+ * fallback speed (a caller that knows the link fills it in).
+ */
+static void t_auto_off(void)
+{
+	struct nscc_params p;
+	struct nscc n;
+
+	nscc_params_init(&p, NSCC_FLAVOUR_UET);
+	init_with(&n, &p, 1500);
+	tap_ok(!n.cfg.auto_base && !nscc_offer_base_rtt(&n, 3000) &&
+	       n.cfg.cfg_base_rtt == BASE && n.base_rtt == BASE,
+	       "auto off: an offered RTT leaves a configured base alone");
+	NSCC_P(&p, data_rate_mbps) = 0;
+	init_with(&n, &p, 1500);
+	TAP_EQ(n.cfg.rate_mbps, FABRIC_LINK_MBPS_FALLBACK,
+	       "rate 0 outside the kernel: the fallback link speed");
+	TAP_EQ(n.max_wnd, (u64)FABRIC_LINK_MBPS_FALLBACK * BASE / 8000 * 3 / 2,
+	       "rate 0: the max window from the fallback speed");
+
+	nscc_params_init(&p, NSCC_FLAVOUR_UET);
+	NSCC_P(&p, config_base_rtt_ns) = 0;
+	NSCC_P(&p, override_spec_target_queue_delay) = 1;
+	NSCC_P(&p, target_queue_delay_ns) = 7777;
+	init_with(&n, &p, 1500);
+	hold_qa(&n);
+	ack_full(&n, 100, 1500, 90000, false, 0, false);
+	tap_ok(n.cfg.cfg_base_rtt == 90000 && n.cfg.target == 7777,
+	       "auto: an overridden target stays the override");
+
+	/* Beyond the attribute's 1 s: the config base stops there, but the
+	 * base RTT is the sample, and a lower sample above 1 s still counts.
+	 */
+	nscc_params_init(&p, NSCC_FLAVOUR_UET);
+	NSCC_P(&p, config_base_rtt_ns) = 0;
+	init_with(&n, &p, 1500);
+	tap_ok(nscc_offer_base_rtt(&n, 3000000000ull) &&
+	       n.cfg.cfg_base_rtt == 1000000000 && n.base_rtt == 3000000000ull,
+	       "auto: a 3 s sample: config base 1 s, base RTT 3 s");
+	tap_ok(nscc_offer_base_rtt(&n, 2000000000ull) && n.base_rtt == 2000000000ull,
+	       "auto: a lower 2 s sample is still taken");
 }
 
 int main(void)
@@ -1372,6 +1493,8 @@ int main(void)
 	t_inflight_saturates();
 	t_set_mtu();
 	t_set_mtu_base_rtt();
+	t_auto_base();
+	t_auto_off();
 
 	return tap_finish();
 }

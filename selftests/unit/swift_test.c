@@ -803,6 +803,44 @@ static void t_ai_wide(void)
 	       "wide AI: 10 + 1000 x 4294968 / 10 -> max_cwnd 256");
 }
 
+/*
+ * base_target_ns 0 follows the path: the base of the target is the lowest
+ * delay sample fit for a decrease (a delayed ACK or retransmitted data is
+ * not), plus the hop terms; before one, the hop terms alone.  A configured
+ * base ignores offers.
+ */
+static void t_auto_base(void)
+{
+	struct swift_params p;
+	struct swift s;
+
+	swift_params_init(&p);
+	SWIFT_P(&p, base_target_ns) = 0;
+	SWIFT_P(&p, hops) = 3;
+	setup_with(&s, &p, 10000);
+	TAP_EQ(s.target_base, 3000, "auto: before a sample, the hop terms alone");
+	TAP_EQ(swift_on_ack(&s, 1000, 80 * US, 1, SRTT, true), SWIFT_AI,
+	       "auto: the sample is judged against the new target: below it");
+	TAP_EQ(s.target_base, 83000, "auto: the first sample (80 us) + 3 hops");
+	tap_ok(s.last_target >= 83000, "auto: the target includes it (%u)",
+	       s.last_target);
+	swift_on_ack(&s, 2000, 50 * US, 1, SRTT, false);
+	TAP_EQ(s.target_base, 83000, "auto: a sample unfit for a decrease is not taken");
+	swift_on_ack(&s, 3000, 90 * US, 1, SRTT, true);
+	TAP_EQ(s.target_base, 83000, "auto: a higher sample is not taken");
+	swift_on_ack(&s, 4000, 60 * US, 1, SRTT, true);
+	TAP_EQ(s.target_base, 63000, "auto: a lower one is (60 us)");
+	tap_ok(swift_offer_base_rtt(&s, 40 * US) && s.target_base == 43000,
+	       "auto: an offered RTT counts as a sample");
+	TAP_EQ(s.last_target, swift_target(&s),
+	       "auto: an offer updates the target shown (ss -ti, the tracepoint)");
+
+	swift_params_init(&p);
+	setup_with(&s, &p, 10000);
+	tap_ok(!swift_offer_base_rtt(&s, 1 * US) && s.target_base == 26000,
+	       "auto off: a configured base (25 us + 1 hop) ignores offers");
+}
+
 int main(void)
 {
 	tap_header();
@@ -827,6 +865,7 @@ int main(void)
 	t_fs_extreme();
 	t_zero_delay();
 	t_ai_wide();
+	t_auto_base();
 
 	return tap_finish();
 }

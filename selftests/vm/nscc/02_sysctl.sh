@@ -43,8 +43,12 @@ err=$(ip netns exec "$A" sysctl -w net.nscc.gamma=1001 2>&1)
 check $? "gamma=1001 is refused with EINVAL ($err)"
 [[ $(ip netns exec "$A" sysctl -n net.nscc.gamma) == 500 ]]
 check $? "the refused write kept gamma=500"
-check_fail "config_base_rtt_ns=0 is refused" -- \
-	ip netns exec "$A" sysctl -qw net.nscc.config_base_rtt_ns=0
+check_fail "config_base_rtt_ns=1000000001 (above 1 s) is refused" -- \
+	ip netns exec "$A" sysctl -qw net.nscc.config_base_rtt_ns=1000000001
+ip netns exec "$A" sysctl -qw net.nscc.config_base_rtt_ns=0 &&
+	ip netns exec "$A" sysctl -qw net.nscc.data_rate_mbps=0 &&
+	[[ $(ip netns exec "$A" sysctl -n net.nscc.config_base_rtt_ns) == 0 ]]
+check $? "0 (follow the path) is accepted for config_base_rtt_ns and data_rate_mbps"
 check_fail "a non-number is refused" -- \
 	ip netns exec "$A" sysctl -qw net.nscc.data_rate_mbps=fast
 check_fail "flavour=tcp is refused" -- ip netns exec "$A" sysctl -qw net.nscc.flavour=tcp

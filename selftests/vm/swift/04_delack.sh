@@ -8,8 +8,8 @@
 # goes down to min_cwnd; TCP keeps two segments out, sends them as one
 # burst and paces the bursts at the rate the window asks for, since one
 # segment would wait for each delayed ACK.  So that the floor is reached
-# on any machine, the target is 0 (base_target_ns, hops and fs_range_ns
-# 0: every delay is above it); min_cwnd is one packet rather than the
+# on any machine, the target is 1 ns (base_target_ns 1, hops and
+# fs_range_ns 0: every delay is above it); min_cwnd is one packet rather than the
 # default 0.01, at which the flow would be paced at 1 % of a packet per
 # RTT and the test would wait on the machine's speed for its samples.
 # Checks, on TCP_INFO samples taken every 64 kB:
@@ -23,7 +23,7 @@ source "$(dirname "$0")/../lib.sh"
 allow_cc swift || exit 1
 setup_ns A B
 link_ns "$A" a0 1 "$B" b0 2
-for a in min_cwnd=1000 base_target_ns=0 hops=0 fs_range_ns=0; do
+for a in min_cwnd=1000 base_target_ns=1 hops=0 fs_range_ns=0; do
 	ip netns exec "$A" sysctl -qw "net.swift.$a" || exit 1
 done
 INFO=$(mktemp)
