@@ -34,6 +34,7 @@ const struct nla_policy fab_policy[TCA_FABRIC_MAX + 1] = {
 	[TCA_FABRIC_TRIM_DSCP]		= NLA_POLICY_MAX(NLA_U32, 63),
 	[TCA_FABRIC_TRIM_DSCP_MASK]	= { .type = NLA_U64 },
 	[TCA_FABRIC_TRIM_LIMIT]		= NLA_POLICY_MIN(NLA_U32, 1),
+	[TCA_FABRIC_CLEAR_STATS]	= { .type = NLA_FLAG },
 };
 
 void fab_config_default(struct fab_config *cfg)
@@ -101,6 +102,18 @@ static void fab_shrink(struct Qdisc *sch, struct qdisc_skb_head *qh,
 	}
 }
 
+/* Every counter and histogram of the xstats from zero, as a switch's
+ * "clear counters" does; the largest backlog starts at the current one.
+ * The generic qdisc counters (bytes, packets, drops) belong to tc's core
+ * and its rate estimators: they stay.  Under the qdisc lock.
+ */
+static void fab_clear_stats(struct fab_sched_data *q)
+{
+	memset(&q->st, 0, sizeof(q->st));
+	memset(q->delay_fine, 0, sizeof(q->delay_fine));
+	q->st.max_backlog = q->data_bytes + q->hdr_bytes;
+}
+
 int fab_change(struct Qdisc *sch, struct nlattr *opt,
 	       struct netlink_ext_ack *extack)
 {
@@ -156,6 +169,11 @@ int fab_change(struct Qdisc *sch, struct nlattr *opt,
 	fab_shrink(sch, &q->hdr, &q->hdr_bytes, c.trim_limit, &pkts, &bytes);
 	if (pkts)
 		qdisc_tree_reduce_backlog(sch, pkts, bytes);
+	/* After the shrink, so that its drops (drop_change) are cleared too:
+	 * the counters start from this instant, the queues as they are.
+	 */
+	if (tb[TCA_FABRIC_CLEAR_STATS])
+		fab_clear_stats(q);
 	sch_tree_unlock(sch);
 	return 0;
 }

@@ -592,6 +592,17 @@ static void t_others(void)
 	refuses("trim_dscp_in", "64", "not a list of DSCPs");
 	refuses("trim_dscp_in", "15-8", "not a list of DSCPs");
 
+	/* clear_stats: a flag attribute with no value, beside others */
+	r = PARSE("clear_stats");
+	tap_ok(r->rc == 0 && r->nested_flag && r->n_attrs == 1 &&
+	       r->tb[TCA_FABRIC_CLEAR_STATS] &&
+	       RTA_PAYLOAD(r->tb[TCA_FABRIC_CLEAR_STATS]) == 0,
+	       "clear_stats: one empty flag attribute");
+	r = PARSE("rate", "1mbit", "clear_stats");
+	tap_ok(r->rc == 0 && r->n_attrs == 2 && r->tb[TCA_FABRIC_CLEAR_STATS] &&
+	       r->tb[TCA_FABRIC_RATE] && attr_u64(r->tb[TCA_FABRIC_RATE]) == 1000000,
+	       "clear_stats with rate 1mbit: both sent");
+
 	/* every option, sent in attribute order, only those given */
 	r = PARSE("trim_limit", "64kb", "rate", "1001bit", "ecn_max", "120kb");
 	tap_ok(r->rc == 0 && r->nested_flag && r->n_attrs == 3 &&

@@ -62,7 +62,7 @@ static void explain(void)
 		"Usage: ... fabric [ rate RATE ] [ limit SIZE ]\n"
 		"                  [ ecn_min SIZE ] [ ecn_max SIZE ] [ ecn_prob PERCENT ]\n"
 		"                  [ trim_at SIZE ] [ trim_size SIZE ] [ trim_dscp DSCP ]\n"
-		"                  [ trim_dscp_in DSCPS ] [ trim_limit SIZE ]\n"
+		"                  [ trim_dscp_in DSCPS ] [ trim_limit SIZE ] [ clear_stats ]\n"
 		"RATE: a whole number of bit/s, as a number (10, 12.5) and a unit:\n"
 		"  bit (or none), kbit, mbit, gbit, tbit (x 1000), kibit, mibit, gibit,\n"
 		"  tibit (x 1024); or bytes/s: Bps, KBps ... TBps, KiBps ... TiBps.\n"
@@ -90,6 +90,9 @@ static void explain(void)
 		"                      or none                              default none\n"
 		"  trim_limit SIZE     bytes of the queue of trimmed\n"
 		"                      headers, at most 1gb                 default 256kb (262144)\n"
+		"  clear_stats         (change) zero the counters and delay\n"
+		"                      histograms of tc -s; the queues and\n"
+		"                      tc's own sent/dropped totals stay\n"
 		"Only the options given are sent: \"tc qdisc change\" changes those alone.\n");
 }
 
@@ -461,6 +464,7 @@ static int fabric_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	const char *unit = "";
 	struct rtattr *nest;
 	enum fabric_err err;
+	bool clear = false;
 	char why[384];
 	unsigned int i;
 
@@ -468,6 +472,12 @@ static int fabric_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		if (!strcmp(*argv, "help")) {
 			explain();
 			return -1;
+		}
+		if (!strcmp(*argv, "clear_stats")) {
+			clear = true;
+			argc--;
+			argv++;
+			continue;
 		}
 		o = fabric_find_opt(*argv);
 		if (!o) {
@@ -503,6 +513,8 @@ static int fabric_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			addattr_l(n, FABRIC_NLA_MAXLEN, o->type, &v, sizeof(v));
 		}
 	}
+	if (clear)
+		addattr_l(n, FABRIC_NLA_MAXLEN, TCA_FABRIC_CLEAR_STATS, NULL, 0);
 	addattr_nest_end(n, nest);
 	return 0;
 }

@@ -25,6 +25,10 @@ enum {
 	TCA_FABRIC_TRIM_DSCP,	/* u32, DSCP of trimmed packets, 0..63 */
 	TCA_FABRIC_TRIM_DSCP_MASK,	/* u64, bit d: DSCP d is trimmable */
 	TCA_FABRIC_TRIM_LIMIT,	/* u32, bytes: header queue */
+	TCA_FABRIC_CLEAR_STATS,	/* flag: zero the xstats counters and
+				 * histograms, not the queues (on create,
+				 * nothing to clear); never dumped
+				 */
 	__TCA_FABRIC_MAX
 };
 
