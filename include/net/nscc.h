@@ -118,6 +118,7 @@ struct nscc {
 	s64 inflight;		/* bytes; may go slightly negative */
 	u64 saved_cwnd;		/* receiver penalty; 0 = none saved */
 	u64 base_rtt;		/* ns; only falls */
+	u64 auto_srtt;		/* ns, auto base: smoothed samples; 0: none */
 	u64 delay_ref;		/* ns; what delay samples are measured from */
 	s64 avg_q;		/* average queueing delay, Q16 ns */
 	u64 achieved_bytes;	/* acked in the current QA window */
@@ -174,11 +175,11 @@ int nscc_params_check(const struct nscc_params *p, const char **why);
  * Starts n with a copy of p.  Two attribute values follow the path:
  * data_rate_mbps 0 is the link's speed, which the caller knows and puts
  * in p (the TCP module: the egress device's); a 0 that reaches the core
- * is FABRIC_LINK_MBPS_FALLBACK.  config_base_rtt_ns 0: the lowest RTT
- * sample so far is the config base RTT, and the target, BDP, max window,
- * gains and increase period follow it, each lower sample deriving them
- * again as nscc_init() would have for that value; until the first
- * sample, the spec's default (6 us) stands in.
+ * is FABRIC_LINK_MBPS_FALLBACK.  config_base_rtt_ns 0: the lowest value
+ * of a smoothed RTT (gain 1/8, as TCP's srtt) is the config base RTT, and
+ * the target, BDP, max window, gains and increase period follow it, each
+ * lower value deriving them again as nscc_init() would have for it; until
+ * the first sample, the spec's default (6 us) stands in.
  */
 void nscc_init(struct nscc *n, const struct nscc_params *p, u32 mtu, u64 now);
 /*

@@ -18,7 +18,7 @@ NSCC_ATTR(flavour, FLAVOUR, NSCC_FLAVOUR_UET, 0, 1,
 NSCC_ATTR(data_rate_mbps, U32, 400000, 0, 3200000,
 	  "Link rate in Mbit/s: BDP and max window; 0: the egress device's speed")
 NSCC_ATTR(config_base_rtt_ns, U32, 6000, 0, 1000000000,
-	  "Base RTT (ns): BDP, max window, target, gains, period; 0: the lowest RTT sample")
+	  "Base RTT (ns): BDP, max window, target, gains, period; 0: the path's, measured")
 NSCC_ATTR(reference_network_rtt_ns, U32, 6000, 1, 1000000000,
 	  "RTT (ns) of the reference BDP that normalises the increase gains")
 NSCC_ATTR(reference_network_link_speed_mbps, U32, 400000, 1, 3200000,

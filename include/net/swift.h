@@ -58,7 +58,8 @@ struct swift {
 	u32 mdf;		/* Q16 */
 	u32 target_base;	/* ns: base_target + hops x per_hop */
 	u32 hop_target;		/* ns: hops x per_hop */
-	u32 base_rtt;		/* ns, auto: the lowest sample; U32_MAX: none */
+	u32 base_rtt;		/* ns, auto: the lowest auto_srtt; U32_MAX: none */
+	u32 auto_srtt;		/* ns, auto: smoothed fit samples; 0: none */
 	u32 fs_alpha;		/* ns */
 	s32 fs_beta;		/* ns */
 	u32 fs_range;		/* ns */
@@ -79,9 +80,10 @@ void swift_params_init(struct swift_params *p);
 /*
  * cwnd_milli: the starting window (TCP: its initial window).
  * base_target_ns 0 follows the path: the base of the target is the lowest
- * delay sample fit for a decrease so far (the path's RTT without
- * queueing, in Swift's terms propagation, serialisation and host delay);
- * until one comes, the target is its hop and flow-scaling terms alone.
+ * value of a smoothed delay (gain 1/8) over the samples fit for a
+ * decrease (the path's RTT without queueing, in Swift's terms
+ * propagation, serialisation and host delay); until one comes, the target
+ * is its hop and flow-scaling terms alone.
  */
 void swift_init(struct swift *s, const struct swift_params *p, u32 cwnd_milli);
 

@@ -8,7 +8,7 @@
  * without include guard (define SWIFT_ATTR, include, undefine).
  */
 SWIFT_ATTR(base_target_ns, U32, 25000, 0, 1000000000,
-	   "Base of the target delay (ns): propagation, serialisation, host; 0: lowest RTT")
+	   "Base of the target delay (ns): propagation, serialisation, host; 0: measured")
 SWIFT_ATTR(per_hop_ns, U32, 1000, 0, 100000000,
 	   "Target delay added per hop (ns)")
 SWIFT_ATTR(hops, U32, 1, 0, 255,

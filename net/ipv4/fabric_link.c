@@ -63,6 +63,13 @@ static void fabric_link_learn(struct net_device *dev)
 	struct fabric_link *l;
 	u32 mbps = 0;
 
+	/* A master releasing its lowers while it unregisters (after its
+	 * NETDEV_UNREGISTER) must not be cached again.
+	 */
+	if (dev->reg_state != NETREG_REGISTERED) {
+		fabric_link_forget(dev);
+		return;
+	}
 	if (!__ethtool_get_link_ksettings(dev, &ks) &&
 	    ks.base.speed != (u32)SPEED_UNKNOWN)
 		mbps = ks.base.speed;

@@ -313,7 +313,9 @@ static void tcp_nscc_check_base(struct sock *sk, struct fabric_net *fn,
 {
 	u32 min_us = tcp_min_rtt(tcp_sk(sk));
 
+	/* a base still to be learnt is no base to judge by */
 	if (ca->misfit || min_us == ~0U ||
+	    (ca->core->cfg.auto_base && !ca->core->base_learnt) ||
 	    (u64)min_us * NSEC_PER_USEC <
 	    (u64)ca->core->cfg.cfg_base_rtt * TCP_NSCC_MISFIT_RATIO)
 		return;

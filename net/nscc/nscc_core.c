@@ -189,7 +189,7 @@ void nscc_init(struct nscc *n, const struct nscc_params *p, u32 mtu, u64 now)
 	c->enable = NSCC_P(p, nscc_enable);
 	c->qa_gate = NSCC_P(p, quick_adapt_gate);
 	c->rate_mbps = NSCC_P(p, data_rate_mbps) ?: FABRIC_LINK_MBPS_FALLBACK;
-	/* 0: the path's lowest RTT sample is the config base RTT
+	/* 0: the path's (smoothed) RTT is the config base RTT
 	 * (nscc_learn_base()); the spec's value stands in until one comes.
 	 */
 	c->auto_base = !rtt;
@@ -260,25 +260,33 @@ void nscc_set_mtu(struct nscc *n, u32 mtu)
 	n->cwnd = clamp_t(u64, n->cwnd, n->cfg.mtu, n->max_wnd);
 }
 
-/* config_base_rtt_ns 0: the first RTT sample, and any lower one after it,
- * becomes the config base RTT, and all that follows from it is derived
- * again as nscc_init() would for that value; the base RTT and the delay
- * reference are the same sample (no uet hysteresis: the base is the
- * minimum).  The first one also starts the window at the new max window,
- * as nscc_init() does.  Quick Adapt's threshold and the fast-increase
- * margin scale with the base (nscc_cfg_base()).  Returns true when the
- * sample was taken.
+/* config_base_rtt_ns 0: the path's base RTT as the samples show it.  Each
+ * sample moves a smoothed RTT (TCP's srtt gain, 1/8; the first sample
+ * starts it), and the lowest that smoothed RTT has been is the config base
+ * RTT: all that follows from it is derived again as nscc_init() would for
+ * that value.  Smoothed, because without NIC timestamps the samples carry
+ * the hosts' own jitter, and the rare fast one would make every ordinary
+ * sample read as queueing.  The base RTT and the delay reference are that
+ * value too (no uet hysteresis).  The first one also starts the window at
+ * the new max window, as nscc_init() does.  Quick Adapt's threshold and
+ * the fast-increase margin scale with the base (nscc_cfg_base()).
+ * Returns true when the base was set.
  */
 static bool nscc_learn_base(struct nscc *n, u64 rtt)
 {
 	/* A sample of 0 (all of it service time) says nothing of the path. */
-	if (!n->cfg.auto_base || !rtt ||
-	    (n->base_learnt && rtt >= n->base_rtt))
+	if (!n->cfg.auto_base || !rtt)
 		return false;
-	nscc_cfg_base(n, rtt);
-	/* the sample itself: cfg_base_rtt stops at the attribute's 1 s */
-	n->base_rtt = rtt;
-	n->delay_ref = rtt;
+	if (!n->auto_srtt)
+		n->auto_srtt = rtt;
+	else
+		n->auto_srtt += ((s64)rtt - (s64)n->auto_srtt) / 8;
+	if (n->base_learnt && n->auto_srtt >= n->base_rtt)
+		return false;
+	nscc_cfg_base(n, n->auto_srtt);
+	/* the value itself: cfg_base_rtt stops at the attribute's 1 s */
+	n->base_rtt = n->auto_srtt;
+	n->delay_ref = n->auto_srtt;
 	if (!n->base_learnt)
 		n->cwnd = n->max_wnd;
 	n->base_learnt = true;
@@ -302,8 +310,9 @@ bool nscc_offer_base_rtt(struct nscc *n, u64 rtt_ns)
  */
 static bool nscc_update_base_rtt(struct nscc *n, u64 rtt)
 {
-	if (nscc_learn_base(n, rtt))
-		return true;
+	/* a learnt base follows the smoothed RTT alone, never a raw sample */
+	if (n->cfg.auto_base)
+		return nscc_learn_base(n, rtt);
 	if (nscc_uet(n)) {
 		if (rtt + NSCC_UET_HYST >= n->base_rtt)
 			return false;

@@ -127,12 +127,24 @@ static void swift_set(struct swift *s, u64 cwnd, u64 now, u64 srtt)
 			      U32_MAX) : 0;
 }
 
+/* base_target_ns 0: the lowest value of a smoothed delay (gain 1/8, as
+ * TCP's srtt; the first sample starts it) is the base, so that the rare
+ * fast sample among a host's jitter does not become it.
+ */
 bool swift_offer_base_rtt(struct swift *s, u64 delay)
 {
-	if (!s->auto_base || delay >= s->base_rtt)
+	u32 d = min_t(u64, delay, U32_MAX);
+
+	if (!s->auto_base || !d)
 		return false;
-	s->base_rtt = delay;
-	s->target_base = min_t(u64, delay + s->hop_target, U32_MAX);
+	if (!s->auto_srtt)
+		s->auto_srtt = d;
+	else
+		s->auto_srtt += ((s64)d - (s64)s->auto_srtt) / 8;
+	if (s->auto_srtt >= s->base_rtt)
+		return false;
+	s->base_rtt = s->auto_srtt;
+	s->target_base = min_t(u64, (u64)s->base_rtt + s->hop_target, U32_MAX);
 	s->last_target = swift_target(s);
 	return true;
 }

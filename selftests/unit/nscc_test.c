@@ -1351,10 +1351,11 @@ static bool same_derived(const struct nscc *n, const struct nscc *fresh)
 /*
  * config_base_rtt_ns 0 (the project's "follow the path" setting, beside
  * the spec's value): the spec's 6 us stands in until an RTT sample comes;
- * the first sample, and each lower one, is the config base RTT, with the
- * target, BDP, max window, gains and increase period derived as a start
- * at that value would; the first starts the window at the max window; a
- * higher sample changes nothing.
+ * the samples move a smoothed RTT (gain 1/8, the first one starts it),
+ * and its lowest value is the config base RTT, with the target, BDP, max
+ * window, gains and increase period derived as a start at that value
+ * would; the first starts the window at the max window; a value above the
+ * lowest changes nothing.
  */
 static void t_auto_base(void)
 {
@@ -1364,6 +1365,7 @@ static void t_auto_base(void)
 		const char *fl = nscc_flavour_names[f];
 		struct nscc_params p, q;
 		struct nscc n, fresh;
+		u64 sm;
 
 		nscc_params_init(&p, f);
 		NSCC_P(&p, config_base_rtt_ns) = 0;
@@ -1394,23 +1396,58 @@ static void t_auto_base(void)
 		TAP_EQ(n.last_delay, 0, "auto %s: the learning sample has no delay", fl);
 
 		ack_full(&n, 200, 1500, 60000, false, 0, false);
+		sm = 50000 + 10000 / 8;
 		tap_ok(same_derived(&n, &fresh) && n.base_rtt == 50000,
-		       "auto %s: a higher sample changes nothing", fl);
+		       "auto %s: a higher sample (smoothed %llu) changes nothing", fl,
+		       (unsigned long long)sm);
 		TAP_EQ(n.last_delay, 10000, "auto %s: and is 10 us of delay", fl);
 
-		ack_full(&n, 300, 1500, 40000, false, 0, false);
-		NSCC_P(&q, config_base_rtt_ns) = 40000;
+		ack_full(&n, 300, 1500, 30000, false, 0, false);
+		sm -= (sm - 30000) / 8;
+		NSCC_P(&q, config_base_rtt_ns) = sm;
 		init_with(&fresh, &q, 1500);
-		tap_ok(same_derived(&n, &fresh) && n.base_rtt == 40000 &&
-		       n.delay_ref == 40000,
-		       "auto %s: a lower sample (40 us) derives all again", fl);
+		tap_ok(same_derived(&n, &fresh) && n.base_rtt == sm && n.delay_ref == sm,
+		       "auto %s: a 30 us sample brings the smoothed RTT to %llu: all derived again",
+		       fl, (unsigned long long)sm);
 		tap_ok(n.cwnd <= n.max_wnd, "auto %s: the window within the new max", fl);
-		TAP_EQ(n.st.base_learnt, 2, "auto %s: two samples taken", fl);
-		tap_ok(!nscc_offer_base_rtt(&n, 0) && n.cfg.cfg_base_rtt == 40000,
+		TAP_EQ(n.st.base_learnt, 2, "auto %s: two samples set the base", fl);
+		tap_ok(!nscc_offer_base_rtt(&n, 0) && n.cfg.cfg_base_rtt == sm,
 		       "auto %s: a sample of 0 (all service time) is not taken", fl);
-		tap_ok(!nscc_offer_base_rtt(&n, 45000) &&
-		       nscc_offer_base_rtt(&n, 30000) && n.cfg.cfg_base_rtt == 30000,
-		       "auto %s: an offered RTT counts as a sample", fl);
+		sm -= (sm - 10000) / 8;
+		tap_ok(nscc_offer_base_rtt(&n, 10000) && n.cfg.cfg_base_rtt == sm,
+		       "auto %s: an offered RTT counts as a sample (%llu)", fl,
+		       (unsigned long long)sm);
+	}
+}
+
+/* Under a learnt base no raw sample moves the base RTT or the delay
+ * reference apart from the config base: 200 samples of 40 us after a
+ * first of 46.25 us bring all three down together, to within the
+ * smoothing's truncation of 40 us, in both flavours.
+ */
+static void t_auto_raw(void)
+{
+	enum nscc_flavour f;
+	int i;
+
+	for (f = NSCC_FLAVOUR_MRC; f <= NSCC_FLAVOUR_UET; f++) {
+		struct nscc_params p;
+		struct nscc n;
+		bool apart = false;
+
+		nscc_params_init(&p, f);
+		NSCC_P(&p, config_base_rtt_ns) = 0;
+		init_with(&n, &p, 1500);
+		hold_qa(&n);
+		ack_full(&n, 100, 1500, 46250, false, 0, false);
+		for (i = 0; i < 200; i++) {
+			ack_full(&n, 200 + i * 100, 1500, 40000, false, 0, false);
+			apart |= n.base_rtt != n.cfg.cfg_base_rtt ||
+				 n.delay_ref != n.base_rtt || n.base_measured;
+		}
+		tap_ok(!apart && n.base_rtt >= 40000 && n.base_rtt < 40008,
+		       "auto %s: base RTT, delay reference and config base move together (%llu)",
+		       nscc_flavour_names[f], (unsigned long long)n.base_rtt);
 	}
 }
 
@@ -1453,8 +1490,9 @@ static void t_auto_off(void)
 	tap_ok(nscc_offer_base_rtt(&n, 3000000000ull) &&
 	       n.cfg.cfg_base_rtt == 1000000000 && n.base_rtt == 3000000000ull,
 	       "auto: a 3 s sample: config base 1 s, base RTT 3 s");
-	tap_ok(nscc_offer_base_rtt(&n, 2000000000ull) && n.base_rtt == 2000000000ull,
-	       "auto: a lower 2 s sample is still taken");
+	tap_ok(nscc_offer_base_rtt(&n, 2000000000ull) &&
+	       n.base_rtt == 3000000000ull - 1000000000ull / 8,
+	       "auto: a lower 2 s sample still lowers the smoothed base, above 1 s");
 }
 
 int main(void)
@@ -1494,6 +1532,7 @@ int main(void)
 	t_set_mtu();
 	t_set_mtu_base_rtt();
 	t_auto_base();
+	t_auto_raw();
 	t_auto_off();
 
 	return tap_finish();

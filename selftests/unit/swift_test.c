@@ -773,6 +773,7 @@ static void t_zero_delay(void)
 	SWIFT_P(&p, fs_range_ns) = 0;
 	SWIFT_P(&p, hops) = 0;
 	setup_with(&s, &p, 10000);
+	s.auto_base = 0;	/* a base of 0 itself, not the path's */
 	TAP_EQ(swift_target(&s), 0, "zero delay: the target is 0");
 	d = swift_on_ack(&s, 1000 * US, 0, 1, SRTT, true);
 	tap_ok(d != SWIFT_AI, "zero delay: 0 is not below a 0 target (got %s)",
@@ -813,6 +814,7 @@ static void t_auto_base(void)
 {
 	struct swift_params p;
 	struct swift s;
+	u32 sm;
 
 	swift_params_init(&p);
 	SWIFT_P(&p, base_target_ns) = 0;
@@ -827,13 +829,19 @@ static void t_auto_base(void)
 	swift_on_ack(&s, 2000, 50 * US, 1, SRTT, false);
 	TAP_EQ(s.target_base, 83000, "auto: a sample unfit for a decrease is not taken");
 	swift_on_ack(&s, 3000, 90 * US, 1, SRTT, true);
-	TAP_EQ(s.target_base, 83000, "auto: a higher sample is not taken");
-	swift_on_ack(&s, 4000, 60 * US, 1, SRTT, true);
-	TAP_EQ(s.target_base, 63000, "auto: a lower one is (60 us)");
-	tap_ok(swift_offer_base_rtt(&s, 40 * US) && s.target_base == 43000,
+	sm = 80000 + (90000 - 80000) / 8;
+	TAP_EQ(s.target_base, 83000,
+	       "auto: a higher sample raises the smoothed delay (%u), not the base", sm);
+	swift_on_ack(&s, 4000, 20 * US, 1, SRTT, true);
+	sm = sm - (sm - 20000) / 8;
+	TAP_EQ(s.target_base, sm + 3000,
+	       "auto: a lower one lowers the smoothed delay, 1/8 of the way (%u)", sm);
+	sm = sm - (sm - 10000) / 8;
+	tap_ok(swift_offer_base_rtt(&s, 10 * US) && s.target_base == sm + 3000,
 	       "auto: an offered RTT counts as a sample");
 	TAP_EQ(s.last_target, swift_target(&s),
 	       "auto: an offer updates the target shown (ss -ti, the tracepoint)");
+	tap_ok(!swift_offer_base_rtt(&s, 0), "auto: a delay of 0 is not taken");
 
 	swift_params_init(&p);
 	setup_with(&s, &p, 10000);

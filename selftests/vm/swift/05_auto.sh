@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # base_target_ns 0 follows the path: the base of the target is the lowest
-# RTT sample fit for a decrease (the handshake's first), plus hops x
-# per_hop and flow scaling.  The path A -> B has a netem delay of 2 ms, so
+# value of a smoothed RTT over the samples fit for a decrease (the
+# handshake's first), plus hops x per_hop and flow scaling.  The path A -> B has a netem delay of 2 ms, so
 # every RTT is at least 2 ms on any machine.  Checks, from the
 # swift_update tracepoint and the netns counters:
 #   - at the default base (25 us) every target is at most 25 us + 1 hop +
