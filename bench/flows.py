@@ -10,9 +10,17 @@
       times from CLOCK_REALTIME (shared by every netns of one machine).
       It acknowledges the end of each connection with one byte.
   flows.py client ADDR PORT --cc CC (--bytes N | --seconds S) [--start-at NS]
+                 [--sample-after S] [--notsent-lowat BYTES]
       Waits until CLOCK_REALTIME reaches NS, sends, and prints one JSON line:
-        {"cc", "start_ns", "end_ns", "bytes", "retrans"}
-      end_ns is when the server acknowledged the last byte.
+        {"cc", "start_ns", "end_ns", "bytes", "retrans", "min_rtt_us",
+         "srtt_us": [...]}
+      end_ns is when the server acknowledged the last byte; min_rtt_us is
+      TCP's minimum RTT of the connection; srtt_us holds TCP's smoothed RTT
+      every 20 ms or more from S seconds after the start (with
+      --sample-after; the sends are then 64 KiB each).  --notsent-lowat
+      keeps at most BYTES unsent in the socket (TCP_NOTSENT_LOWAT), so a
+      timed flow under a slow algorithm does not leave megabytes queued
+      in its send buffer to drain after the time is up.
 """
 import argparse
 import json
@@ -28,6 +36,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import tcpconnect  # noqa: E402
 
 BUF = 1 << 20
+TCP_NOTSENT_LOWAT = 25  # linux/tcp.h
 LOCK = threading.Lock()
 
 
@@ -79,34 +88,53 @@ def server(a):
                          daemon=True).start()
 
 
+def info_u32(s, off):
+    """One u32 of Linux 6.1's struct tcp_info at byte offset off."""
+    info = s.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 232)
+    return struct.unpack_from("I", info, off)[0] if len(info) >= off + 4 else -1
+
+
 def retrans(s):
-    info = s.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 104)
-    return struct.unpack_from("I", info, 100)[0] if len(info) >= 104 else -1
+    return info_u32(s, 100)  # tcpi_total_retrans
 
 
 def client(a):
     s = tcpconnect.connect(a.addr, a.port, a.cc, 20)
+    if a.notsent_lowat:
+        s.setsockopt(socket.IPPROTO_TCP, TCP_NOTSENT_LOWAT, a.notsent_lowat)
     if a.start_at:
         wait = (a.start_at - now()) / 1e9
         if wait > 0:
             time.sleep(wait)
-    buf = bytes(BUF)
+    chunk = 1 << 16 if a.sample_after is not None else BUF
+    buf = bytes(chunk)
     start = now()
     sent = 0
+    srtt = []
+    t_sample = start + int((a.sample_after or 0) * 1e9)
+
+    def sample():
+        nonlocal t_sample
+        if a.sample_after is not None and now() >= t_sample:
+            srtt.append(info_u32(s, 68))  # tcpi_rtt
+            t_sample = now() + 20000000
     if a.bytes:
         while sent < a.bytes:
-            n = min(BUF, a.bytes - sent)
+            n = min(chunk, a.bytes - sent)
             s.sendall(buf[:n])
             sent += n
+            sample()
     else:
         end = start + int(a.seconds * 1e9)
         while now() < end:
             s.sendall(buf)
-            sent += BUF
+            sent += chunk
+            sample()
+    min_rtt = info_u32(s, 148)  # tcpi_min_rtt
     s.shutdown(socket.SHUT_WR)
     s.recv(1)
     rec = {"cc": a.cc, "start_ns": start, "end_ns": now(), "bytes": sent,
-           "retrans": retrans(s)}
+           "retrans": retrans(s), "min_rtt_us": min_rtt, "srtt_us": srtt}
     s.close()
     print(json.dumps(rec), flush=True)
 
@@ -121,6 +149,8 @@ def main():
     p.add_argument("--bytes", type=int)
     p.add_argument("--seconds", type=float)
     p.add_argument("--start-at", type=int, default=0)
+    p.add_argument("--sample-after", type=float)
+    p.add_argument("--notsent-lowat", type=int)
     p.add_argument("--bin-ms", type=int, default=50)
     a = p.parse_args()
     if a.mode == "client" and (a.bytes is None) == (a.seconds is None):

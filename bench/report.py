@@ -35,31 +35,50 @@ def spread(vals):
             "n": len(vals)}
 
 
+LONG_KEYS = ["goodput_frac", "goodput_mbit", "ss_goodput_frac", "p50_us", "p99_us", "p999_us",
+             "ss_p50_us", "ss_p99_us", "ss_p999_us", "jain", "drops", "ss_drops", "retrans"]
+
+
 def summarise(raw):
     cases = sorted({r["case"] for r in raw["runs"]},
                    key=lambda c: (c[:4] != "long", int(c[4:]) if c[4:].isdigit() else 0, c))
-    keys = {"long": ["goodput_frac", "goodput_mbit", "p50_us", "p99_us", "p999_us", "jain",
-                     "drops", "retrans"],
+    keys = {"long": LONG_KEYS,
             "incast": ["completion_ms", "p99_us", "p999_us", "drops", "retrans"],
             "join": ["reach_ms", "newcomer_mbit"],
+            "ordinary": ["goodput_mbit", "srtt_p50_us", "min_rtt_us", "retrans"],
             "cost": ["goodput_mbit", "retrans"]}
     out = {}
-    for algo in raw["algos"]:
-        out[algo] = {}
+    for algo in raw["algos"] + raw.get("ordinary", []):
+        out.setdefault(algo, {})
         for case in cases:
             runs = [r for r in raw["runs"] if r["algo"] == algo and r["case"] == case]
             if not runs:
                 continue
             kind = "long" if case.startswith("long") else case
             out[algo][case] = {k: spread([r.get(k) for r in runs]) for k in keys[kind]}
+            out[algo][case]["host_busy"] = sum(bool(r.get("host_busy")) for r in runs)
             if kind == "join":
                 out[algo][case]["never"] = sum(r.get("reach_ms") is None for r in runs)
-    cubic = out.get("cubic", {}).get("cost", {}).get("goodput_mbit")
+    cubic = out.get("cubic", {}).get("ordinary", {}).get("goodput_mbit")
     for algo in out:
-        c = out[algo].get("cost")
+        c = out[algo].get("ordinary")
         if c and cubic and c["goodput_mbit"]:
             c["ratio_to_cubic"] = c["goodput_mbit"]["median"] / cubic["median"]
     return cases, out
+
+
+def vs_dctcp(summ, algo, case):
+    """algo's steady state against dctcp's in one long case: goodput (as
+    fractions of the line) and the ratios of the queueing-delay medians."""
+    a, d = summ.get(algo, {}).get(case), summ.get("dctcp", {}).get(case)
+    if not a or not d:
+        return None
+    out = {}
+    for k in ("ss_goodput_frac", "ss_p50_us", "ss_p99_us"):
+        if a.get(k) and d.get(k) and d[k]["median"]:
+            out[k] = a[k]["median"] / d[k]["median"] if k != "ss_goodput_frac" else \
+                a[k]["median"] - d[k]["median"]
+    return out
 
 
 def fmt(s, scale=1.0, digits=0, pct=False):
@@ -92,30 +111,84 @@ def delay(s):
 
 def markdown(raw, cases, summ, micro, versions, prefix):
     base = os.path.basename(prefix)
+    longs = [c for c in cases if c.startswith("long")]
     ln = []
     ln.append(f"# Benchmark {base}{' (QUICK)' if raw['quick'] else ''}\n")
-    ln.append(f"Port: `{raw['port']}`; base RTT {raw['base_rtt_us']:.1f} us; "
-              f"{raw['reps']} run(s) per case, medians with (min-max); "
-              f"long-lived flows run {raw['seconds']:.0f} s.\n")
-    ln.append("Attributes set for this topology:\n")
+    ln.append(f"Port: `{raw['port']}` ({raw.get('rate_why', '')}); "
+              f"{raw['reps']} run(s) per case, medians with (min-max); long-lived flows "
+              f"run {raw['seconds']:.0f} s; \"steady\" leaves out their first "
+              f"{raw.get('steady_after_s', 0.5)} s.  Queueing delays are upper bounds "
+              f"from the port's fine histogram (12.5 % buckets).\n")
+    if raw.get("calibration"):
+        ln.append("Calibration (one dctcp flow per rate): the VM's own delay is the "
+                  "flow's srtt less the port's queueing delay and the minimum RTT.\n")
+        ln.append("| rate (Mbit/s) | srtt (us) | port p50 (us) | min RTT (us) "
+                  "| path RTT under load (us) | VM's own delay (us) |")
+        ln.append("|---|---|---|---|---|---|")
+        for m in raw["calibration"]:
+            ln.append(f"| {m['rate_mbit']} | {m['srtt_us']} | < {us3(m['port_p50_us'])} "
+                      f"| {m['min_rtt_us']} | {m['path_rtt_us']:.0f} "
+                      f"| {m['vm_delay_us']:.0f} |")
+        ln.append("")
+    ln.append("Sizing, from the loaded path:\n")
+    for r in raw.get("sizing", []):
+        ln.append(f"- {r}")
+    ln.append("\nAttributes set:\n")
     for algo, attrs in raw["attributes"].items():
         ln.append(f"- {algo}: " + ", ".join(f"`{k}={v}`" for k, v in attrs.items()))
-    ln.append("- cubic, dctcp, bbr: Linux defaults\n")
+    ln.append("")
     ln.append("Versions: " + ", ".join(f"{k} {v}" for k, v in versions.items()) + "\n")
     late = max((r.get("late_ms") or 0) for r in raw["runs"])
-    ln.append(f"Flows meant to start together started at most {late:.0f} ms apart.\n")
-    for case in [c for c in cases if c.startswith("long")]:
+    ln.append(f"Flows meant to start together started at most {late:.0f} ms apart.")
+    if raw.get("host_load"):
+        busy = raw.get("busy_runs", [])
+        still = sum(bool(r.get("host_busy")) for r in raw["runs"])
+        cpus = [r["host_cpus"] for r in raw["runs"] if r.get("host_cpus") is not None]
+        ln.append(f"Host CPU use outside QEMU per case: median {statistics.median(cpus):.2f}, "
+                  f"at most {max(cpus):.2f} CPUs; {len(busy)} attempt(s) ran again for a "
+                  f"busy host (above {raw['host_busy_cpus']} CPUs), {still} kept busy "
+                  f"after two retries.\n" if cpus else "")
+    else:
+        ln.append("Host CPU use was not recorded (run outside scripts/bench).\n")
+
+    ln.append("## Each algorithm against dctcp\n")
+    ln.append("Steady state.  Goodput in points of the line rate against dctcp's "
+              "(the comparison holds at equal goodput: within a few points), and "
+              "the queueing delay as a multiple of dctcp's.\n")
+    ln.append("| algorithm | " + " | ".join(f"{c[4:]} flow(s): goodput, p50, p99 x dctcp"
+                                           for c in longs) + " |")
+    ln.append("|---|" + "---|" * len(longs))
+    for algo in raw["algos"]:
+        if algo == "dctcp":
+            continue
+        cells = []
+        for c in longs:
+            v = vs_dctcp(summ, algo, c)
+            if not v:
+                cells.append("n/a")
+                continue
+            g = v.get("ss_goodput_frac")
+            cells.append(f"{'n/a' if g is None else f'{100 * g:+.0f}'} pt, "
+                         f"{v.get('ss_p50_us', float('nan')):.2f}, "
+                         f"{v.get('ss_p99_us', float('nan')):.2f}")
+        ln.append(f"| {algo} | " + " | ".join(cells) + " |")
+    ln.append("")
+    for case in longs:
         n = case[4:]
         ln.append(f"## {n} long-lived flow{'s' if n != '1' else ''}\n")
-        ln.append("| algorithm | goodput / line | queue p50 (us) | queue p99 (us) "
-                  "| queue p99.9 (us) | Jain | drops | retransmits |")
+        ln.append("| algorithm | goodput / line: steady, whole | queue p50 (us): steady, whole "
+                  "| p99 (us): steady, whole | p99.9 (us): steady, whole | Jain | drops "
+                  "| retransmits |")
         ln.append("|---|---|---|---|---|---|---|---|")
         for algo in raw["algos"]:
             s = summ[algo].get(case)
             if not s:
                 continue
-            ln.append(f"| {algo} | {fmt(s['goodput_frac'], pct=True)} | {delay(s['p50_us'])} "
-                      f"| {delay(s['p99_us'])} | {delay(s['p999_us'])} "
+            ln.append(f"| {algo} | {fmt(s['ss_goodput_frac'], pct=True)}, "
+                      f"{fmt(s['goodput_frac'], pct=True)} "
+                      f"| {delay(s['ss_p50_us'])}, {delay(s['p50_us'])} "
+                      f"| {delay(s['ss_p99_us'])}, {delay(s['p99_us'])} "
+                      f"| {delay(s['ss_p999_us'])}, {delay(s['p999_us'])} "
                       f"| {fmt(s['jain'], digits=3)} "
                       f"| {fmt(s['drops'])} | {fmt(s['retrans'])} |")
         ln.append("")
@@ -139,15 +212,24 @@ def markdown(raw, cases, summ, micro, versions, prefix):
         if s:
             ln.append(f"| {algo} | {fmt(s['reach_ms'])} | {s['never']} "
                       f"| {fmt(s['newcomer_mbit'])} |")
-    ln.append("\n## Cost: one flow over a plain veth (CPU-bound)\n")
-    ln.append("| algorithm | goodput (Mbit/s) | ratio to cubic |")
-    ln.append("|---|---|---|")
-    for algo in raw["algos"]:
-        s = summ[algo].get("cost")
-        if s:
-            r = s.get("ratio_to_cubic")
-            ln.append(f"| {algo} | {fmt(s['goodput_mbit'])} | "
-                      f"{'n/a' if r is None else f'{r:.2f}'} |")
+    if raw.get("ordinary"):
+        ln.append("\n## The ordinary path: a plain veth to a cubic receiver\n")
+        ln.append("One flow, no rate limit (the VM's CPU is the bottleneck), to a receiver "
+                  "that delays ACKs; each algorithm at the spec's defaults and at the "
+                  "settings that follow the path (nscc `data_rate_mbps=0 "
+                  "config_base_rtt_ns=0`, swift `base_target_ns=0`, dcqcn "
+                  "`data_rate_mbps=0`).  srtt: the median of TCP's smoothed RTT every "
+                  "20 ms after the first 0.5 s.\n")
+        ln.append("| algorithm | goodput (Mbit/s) | ratio to cubic | srtt (us) "
+                  "| min RTT (us) | retransmits |")
+        ln.append("|---|---|---|---|---|---|")
+        for name in raw["ordinary"]:
+            s = summ.get(name, {}).get("ordinary")
+            if s:
+                r = s.get("ratio_to_cubic")
+                ln.append(f"| {name} | {fmt(s['goodput_mbit'])} | "
+                          f"{'n/a' if r is None else f'{r:.2f}'} | {fmt(s['srtt_p50_us'])} "
+                          f"| {fmt(s['min_rtt_us'])} | {fmt(s['retrans'])} |")
     if micro:
         ln.append(f"\n## Core microbenchmark ({micro['events']} events, median of "
                   f"{micro['reps']}; {micro.get('compiler', '')})\n")
@@ -182,7 +264,7 @@ def bars(raw, cases, summ, key, ylabel, title, path, scale=1.0, log=False):
     ax.set_xticklabels(algos)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
-    if log:
+    if log and any(p.get_height() > 0 for p in ax.patches):
         ax.set_yscale("log")
         ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
     ax.legend()
@@ -202,7 +284,7 @@ def timeseries(raw, path):
     ws = sorted(p[1] / 1000 for p in ts["window"])
     a1.set_ylim(0, 1.2 * ws[len(ws) * 99 // 100])  # the first max window would flatten it
     a1.set_ylabel("window (kB); the start, at max window, is cut off")
-    a1.set_title(f"nscc (uet), {ts['flows']} flows: window and queue")
+    a1.set_title(f"{ts['algo']}, {ts['flows']} flows: window and queue")
     a1.legend(fontsize=8)
     a1.grid(alpha=0.3)
     a2.plot([q[0] for q in ts["queue"]], [q[1] / 1000 for q in ts["queue"]], lw=0.8,
@@ -242,9 +324,9 @@ def main():
         json.dump(doc, f, indent=1)
     with open(a.out + ".md", "w") as f:
         f.write(markdown(raw, cases, summ, micro, versions, a.out))
-    bars(raw, cases, summ, "goodput_frac", "goodput / line rate", "Goodput",
-         a.out + "-goodput.png", scale=1.0)
-    bars(raw, cases, summ, "p99_us", "p99 queueing delay (ms, histogram bound)",
+    bars(raw, cases, summ, "ss_goodput_frac", "goodput / line rate (steady state)",
+         "Goodput", a.out + "-goodput.png", scale=1.0)
+    bars(raw, cases, summ, "ss_p99_us", "p99 queueing delay (ms, steady, histogram bound)",
          "Queueing delay at the port, p99", a.out + "-p99.png", scale=1e-3, log=True)
     if raw.get("timeseries") and raw["timeseries"]["window"]:
         timeseries(raw, a.out + "-nscc.png")

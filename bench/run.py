@@ -5,18 +5,33 @@ switch port, in one VM (scripts/bench runs it through scripts/vm-run).
 
 Topology (Documentation/benchmarks.rst): senders S1..S8, each on its own
 veth to the switch netns R, whose port toward the receiver B is a
-sch_fabric qdisc at --rate-mbit with ECN thresholds sized from the
-measured base RTT.  For the cost scenario, a plain veth pair C -- D.
+sch_fabric qdisc; an "ordinary path", a plain veth pair O -- P.
+
+First the port's rate is chosen and the path measured (calibrate()): for
+each candidate rate, one dctcp flow through the port; the VM's own delay
+outside the port is the flow's srtt less the port's queueing delay and
+the path's minimum RTT.  The rate is the highest whose VM delay is at
+most --vm-delay-max-pkts packet times; the loaded path RTT there (srtt less the port's
+queueing) sizes the ECN thresholds and every algorithm's attributes
+(sizing()), all printed in the report.
 
 Scenarios, for every algorithm, --reps times each:
   long      N long-lived flows (N = 1, 2, 8): goodput / line rate, the
-            port's queueing delay p50 and p99 (its per-packet histogram),
-            Jain's fairness index, drops, retransmissions;
+            port's queueing delay p50, p99 and p99.9 (its per-packet
+            histogram), Jain's fairness index, drops, retransmissions;
+            for the whole run and for the steady state (the first 0.5 s
+            left out: the port's counters are cleared then);
   incast    8 senders x --incast-bytes at once: completion time of the
             last byte, p99 queueing delay, drops;
   join      2 flows run; a third joins and later leaves: the time the
             newcomer takes to reach 80% of its fair share (1/3 of line);
-  cost      one flow over the plain veth pair, no rate limit (CPU-bound).
+  ordinary  one flow over the plain veth pair to a cubic receiver that
+            delays ACKs, each algorithm at the spec's defaults and at the
+            settings that follow the path (data_rate_mbps=0, ...).
+
+The host's CPU use outside QEMU is read from --host-load (written by
+scripts/bench) around every case; a case during which the host was busy
+is run again, up to twice, and the busy attempts are kept apart.
 
 Prints progress on stderr and writes one JSON document (--out).  It never
 judges a figure; any case that cannot run raises and the run fails.
@@ -34,9 +49,27 @@ import time
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FLOWS = os.path.join(TOP, "bench", "flows.py")
 TC_ENV = dict(os.environ, TC_LIB_DIR=os.path.join(TOP, "tools", "tc"))
-ALGOS = ["cubic", "dctcp", "bbr", "nscc", "dcqcn", "swift"]
+# The rows of the report: name -> the TCP congestion control it runs.
+# nscc runs in both flavours: mrc (delay only, no ECN; its max window
+# override holds) and uet (ECN; its max window follows the measured base
+# RTT, as the UET page says): Documentation/benchmarks.rst.
+VARIANTS = {"cubic": "cubic", "dctcp": "dctcp", "bbr": "bbr", "nscc-mrc": "nscc",
+            "nscc-uet": "nscc", "dcqcn": "dcqcn", "swift": "swift"}
+ALGOS = list(VARIANTS)
 MODULES = {"dctcp": "tcp_dctcp", "bbr": "tcp_bbr", "nscc": "tcp_nscc",
            "dcqcn": "tcp_dcqcn", "swift": "tcp_swift"}
+NSCC_FLAVOUR = "/sys/module/tcp_nscc/parameters/flavour"
+# Candidate port rates, highest first (Mbit/s), and the VM's own delay
+# outside the port, in packet times at the port's rate, above which a
+# rate is not used: the VM then holds no more packets outside the port
+# than a modest ECN threshold does inside it.
+RATES = [400, 200, 150, 100]
+VM_DELAY_MAX_PKTS = 10
+# CPUs' worth of host time outside QEMU above which a case is run again.
+HOST_BUSY_CPUS = 0.3
+# The steady state leaves out the flows' first 0.5 s.
+STEADY_NS = int(0.5e9)
+MTU = 1500
 NSENDERS = 8
 RX = "198.18.100.1"
 # Flows start together at a time this far ahead: python and ip netns exec
@@ -67,8 +100,8 @@ class Topo:
         self.tag = f"b{os.getpid()}"
         self.senders = [f"{self.tag}s{i}" for i in range(1, NSENDERS + 1)]
         self.r, self.b = f"{self.tag}r", f"{self.tag}b"
-        self.c, self.d = f"{self.tag}c", f"{self.tag}d"
-        self.all = self.senders + [self.r, self.b, self.c, self.d]
+        self.o, self.p = f"{self.tag}o", f"{self.tag}p"
+        self.all = self.senders + [self.r, self.b, self.o, self.p]
 
     def link(self, ns1, if1, a1, ns2, if2, a2, sub):
         sh("ip", "link", "add", if1, "netns", ns1, "type", "veth", "peer", "name", if2,
@@ -87,8 +120,8 @@ class Topo:
             self.link(ns, "s0", 1, self.r, f"r{i}", 2, i)
             sh("ip", "-n", ns, "route", "add", "default", "via", f"198.18.{i}.2")
         sysctl(self.r, "net.ipv4.ip_forward", 1)
-        self.link(self.c, "c0", 1, self.d, "d0", 2, 200)
-        sh("ip", "-n", self.d, "route", "change", "198.18.200.0/24", "dev", "d0", "quickack", "1")
+        # The ordinary path: no quickack, the receiver runs cubic.
+        self.link(self.o, "o0", 1, self.p, "p0", 2, 201)
 
     def destroy(self):
         for ns in self.all:
@@ -112,37 +145,47 @@ class Topo:
         out = sh("tc", "-n", self.r, "-s", "-j", "qdisc", "show", "dev", "rb", env=TC_ENV)
         return next(q for q in json.loads(out) if q.get("kind") == "fabric")
 
-
-def base_rtt_us(topo):
-    """Minimum of 200 TCP request/response round trips from S1 to B."""
-    code = ("import socket,sys,time\n"
-            "s=socket.create_connection((sys.argv[1],7999)); best=1e9\n"
-            "s.setsockopt(socket.IPPROTO_TCP,socket.TCP_NODELAY,1)\n"
-            "for _ in range(200):\n"
-            " t=time.perf_counter(); s.sendall(b'x'); s.recv(1)\n"
-            " best=min(best,time.perf_counter()-t)\n"
-            "print(best*1e6)\n")
-    srv = ("import socket\n"
-           "l=socket.socket(); l.setsockopt(socket.SOL_SOCKET,socket.SO_REUSEADDR,1)\n"
-           "l.bind(('198.18.100.1',7999)); l.listen(1); c,_=l.accept()\n"
-           "c.setsockopt(socket.IPPROTO_TCP,socket.TCP_NODELAY,1)\n"
-           "while True:\n"
-           " d=c.recv(1)\n"
-           " if not d: break\n"
-           " c.sendall(d)\n")
-    p = subprocess.Popen(["ip", "netns", "exec", topo.b, "python3", "-c", srv])
-    try:
-        time.sleep(0.5)
-        return float(sh("python3", "-c", code, RX, ns=topo.senders[0]))
-    finally:
-        p.wait(timeout=10)
+    def clear_stats(self):
+        sh("tc", "-n", self.r, "qdisc", "change", "dev", "rb", "root", "fabric",
+           "clear_stats", env=TC_ENV)
 
 
-def set_algo(topo, algo, attrs, cost_attrs):
-    for ns in topo.senders + [topo.b, topo.c, topo.d]:
-        sysctl(ns, "net.ipv4.tcp_congestion_control", algo)
-        use = cost_attrs if ns in (topo.c, topo.d) else attrs
-        for k, v in use.get(algo, {}).items():
+class HostLoad:
+    """The host's CPU time outside QEMU, from the file scripts/bench
+    rewrites every 0.5 s: "TOTAL OTHER NCPU", clock ticks of all CPUs and
+    of everything but QEMU since boot."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def read(self):
+        try:
+            with open(self.path) as f:
+                total, other, ncpu = (int(x) for x in f.read().split())
+            return total, other, ncpu
+        except (OSError, ValueError, TypeError):
+            return None
+
+    @staticmethod
+    def cpus(a, b):
+        """CPUs' worth of host time outside QEMU between two reads."""
+        if not a or not b or b[0] <= a[0]:
+            return None
+        return round((b[1] - a[1]) / (b[0] - a[0]) * b[2], 3)
+
+
+def set_algo(topo, name, attrs):
+    """Every sender and the receiver on the variant's congestion control
+    with its attributes; nscc's flavour also as the module parameter,
+    which decides whether the handshake asks for ECN."""
+    cc = VARIANTS.get(name, name)
+    a = attrs.get(name, {})
+    if cc == "nscc":
+        with open(NSCC_FLAVOUR, "w") as f:
+            f.write(a.get("net.nscc.flavour", "uet"))
+    for ns in topo.senders + [topo.b]:
+        sysctl(ns, "net.ipv4.tcp_congestion_control", cc)
+        for k, v in a.items():
             sysctl(ns, k, v)
 
 
@@ -177,7 +220,7 @@ class Server:
         return recs
 
 
-def clients(specs):
+def clients(specs, timeout=120):
     """specs: [(ns, addr, port, args...)]: runs them, returns their JSON."""
     procs = [subprocess.Popen(["ip", "netns", "exec", ns, "python3", FLOWS, "client",
                                addr, str(port)] + list(args),
@@ -185,7 +228,7 @@ def clients(specs):
              for ns, addr, port, *args in specs]
     out = []
     for p in procs:
-        o, e = p.communicate(timeout=120)
+        o, e = p.communicate(timeout=timeout)
         if p.returncode:
             raise RuntimeError(f"flow client failed: {e.strip()}")
         out.append(json.loads(o))
@@ -196,44 +239,117 @@ def jain(xs):
     return sum(xs) ** 2 / (len(xs) * sum(x * x for x in xs)) if xs and any(xs) else 0.0
 
 
-def qdelay(st):
-    """Queueing-delay percentiles: upper bounds from the fine histogram (12.5 %
-    buckets), or the power-of-two ones from an older module."""
-    def fine(key):
-        ns = st.get(f"delay_fine_{key}_ns")
-        return ns / 1000 if ns is not None else st.get(f"delay_{key}_us")
-    return {"p50_us": fine("p50"), "p99_us": fine("p99"), "p999_us": fine("p999"),
-            "drops": st.get("drop_limit", 0) + st.get("trim_dropped", 0),
-            "ecn_marked": st.get("ecn_marked", 0), "max_backlog": st.get("max_backlog")}
+def ranges(st):
+    """The fine histogram's ranges as (upper bound ns, packets); the packets
+    below and above the window (clipped) count at their range's bound."""
+    return [(r["hi_ns"], r["packets"]) for r in st.get("delay_fine_hist") or []]
+
+
+def pct_us(rs, permille):
+    """An upper bound (us) of the permille-th percentile of (bound, packets)
+    ranges, or None without packets: every packet counts at its range's
+    upper bound, so each percentile is at least the true one."""
+    total = sum(n for _, n in rs)
+    if not total:
+        return None
+    need = -(-total * permille // 1000)
+    cum = 0
+    for hi, n in sorted(rs):
+        cum += n
+        if cum >= need:
+            return hi / 1000
+    return sorted(rs)[-1][0] / 1000
+
+
+def qdelay(st, first=None):
+    """Queueing delay and port counters of one snapshot; with first (the
+    snapshot taken before the counters were cleared), the steady state is
+    st and the whole run both together."""
+    whole = ranges(st) + (ranges(first) if first else [])
+    out = {"p50_us": pct_us(whole, 500), "p99_us": pct_us(whole, 990),
+           "p999_us": pct_us(whole, 999),
+           "drops": sum(x.get("drop_limit", 0) + x.get("trim_dropped", 0)
+                        for x in (st, first) if x),
+           "ecn_marked": sum(x.get("ecn_marked", 0) for x in (st, first) if x),
+           "max_backlog": max(x.get("max_backlog", 0) for x in (st, first) if x)}
+    if first:
+        rs = ranges(st)
+        out.update({"ss_p50_us": pct_us(rs, 500), "ss_p99_us": pct_us(rs, 990),
+                    "ss_p999_us": pct_us(rs, 999),
+                    "ss_drops": st.get("drop_limit", 0) + st.get("trim_dropped", 0)})
+    return out
+
+
+class Clear:
+    """At CLOCK_REALTIME ns t: a snapshot of the port (the first part of
+    the run), then its counters cleared, so that the end's snapshot is the
+    steady state."""
+
+    def __init__(self, topo, t):
+        self.topo, self.t, self.first = topo, t, None
+        self.th = threading.Thread(target=self.run, daemon=True)
+        self.th.start()
+
+    def run(self):
+        time.sleep(max(0.0, (self.t - time.time_ns()) / 1e9))
+        self.first = self.topo.port_stats()
+        self.topo.clear_stats()
+
+    def join(self):
+        self.th.join(timeout=30)
+        if self.first is None:
+            raise RuntimeError("the port's counters were not cleared")
+        return self.first
+
+
+def steady_mbit(recs, t0):
+    """Goodput (Mbit/s) of the flows together over the 50 ms bins that lie
+    wholly between t0 and the first flow's last byte."""
+    end = min(r["last_ns"] for r in recs)
+    total = 0
+    for r in recs:
+        for i, b in enumerate(r["bins"]):
+            t = r["bin0"] + i * r["bin_ns"]
+            if t >= t0 and t + r["bin_ns"] <= end:
+                total += b
+    bin_ns = recs[0]["bin_ns"]
+    span = (end - t0) // bin_ns * bin_ns
+    return total * 8 / span * 1e3 if span > 0 else None
 
 
 def run_long(topo, algo, n, secs, port_opts, sampler=None):
     topo.port(port_opts)
     srv = Server(topo.b, RX, 6000)
-    start = time.time_ns() + LEAD_NS
+    # eight clients take more than the lead to start under TCG
+    start = time.time_ns() + (2 * LEAD_NS if n > 2 else LEAD_NS)
+    clear = Clear(topo, start + STEADY_NS)
     if sampler:
-        sampler.start(time.monotonic() + LEAD_NS / 1e9)
-    res = clients([(topo.senders[i], RX, 6000, "--cc", algo, "--seconds", str(secs),
-                    "--start-at", str(start)) for i in range(n)])
+        sampler.start(time.monotonic() + (start - time.time_ns()) / 1e9)
+    res = clients([(topo.senders[i], RX, 6000, "--cc", VARIANTS[algo], "--seconds",
+                    str(secs), "--start-at", str(start)) for i in range(n)])
     if sampler:
         sampler.stop()
     recs = srv.stop(n)
+    first_part = clear.join()
     rates = [r["bytes"] * 8 / max(r["last_ns"] - r["first_ns"], 1) * 1e3 for r in recs]
     first = min(r["first_ns"] for r in recs)
     last = max(r["last_ns"] for r in recs)
     total = sum(r["bytes"] for r in recs) * 8 / max(last - first, 1) * 1e3
+    ss = steady_mbit(recs, start + STEADY_NS)
     out = {"goodput_mbit": total, "goodput_frac": total / topo.rate_mbit,
+           "ss_goodput_mbit": ss, "ss_goodput_frac": ss / topo.rate_mbit if ss else None,
            "jain": jain(rates), "flow_mbit": rates,
            "retrans": sum(c["retrans"] for c in res), "late_ms": late_ms(res, start)}
-    out.update(qdelay(topo.port_stats()))
+    out.update(qdelay(topo.port_stats(), first_part))
     return out
 
 
 def run_incast(topo, algo, nbytes, port_opts):
     topo.port(port_opts)
     srv = Server(topo.b, RX, 6100)
-    start = time.time_ns() + LEAD_NS
-    res = clients([(ns, RX, 6100, "--cc", algo, "--bytes", str(nbytes),
+    # eight clients to start: twice the lead of the others
+    start = time.time_ns() + 2 * LEAD_NS
+    res = clients([(ns, RX, 6100, "--cc", VARIANTS[algo], "--bytes", str(nbytes),
                     "--start-at", str(start)) for ns in topo.senders])
     srv.stop(len(topo.senders))
     out = {"completion_ms": (max(c["end_ns"] for c in res) - start) / 1e6,
@@ -253,9 +369,10 @@ def run_join(topo, algo, secs, port_opts):
     srv = Server(topo.b, RX, 6200)
     start = time.time_ns() + LEAD_NS
     join = start + int(secs / 3 * 1e9)
-    specs = [(topo.senders[i], RX, 6200, "--cc", algo, "--seconds", str(secs),
+    cc = VARIANTS[algo]
+    specs = [(topo.senders[i], RX, 6200, "--cc", cc, "--seconds", str(secs),
               "--start-at", str(start)) for i in range(2)]
-    specs.append((topo.senders[2], RX, 6200, "--cc", algo, "--seconds", str(secs / 3),
+    specs.append((topo.senders[2], RX, 6200, "--cc", cc, "--seconds", str(secs / 3),
                   "--start-at", str(join)))
     res = clients(specs)
     recs = srv.stop(3)
@@ -278,13 +395,123 @@ def run_join(topo, algo, secs, port_opts):
             "late_ms": late_ms(res[:2], start)}
 
 
-def run_cost(topo, algo, secs):
-    srv = Server(topo.d, "198.18.200.2", 6300)
-    res = clients([(topo.c, "198.18.200.2", 6300, "--cc", algo, "--seconds", str(secs))])
-    recs = srv.stop(1)
-    r = recs[0]
+# The ordinary path: each algorithm as a new user meets it (the spec's
+# defaults) and at the settings that follow the path, next to Linux's own.
+ORDINARY = [
+    ("cubic", "cubic", {}), ("dctcp", "dctcp", {}), ("bbr", "bbr", {}),
+    ("nscc", "nscc spec defaults", {}),
+    ("nscc", "nscc auto", {"net.nscc.data_rate_mbps": 0, "net.nscc.config_base_rtt_ns": 0}),
+    ("swift", "swift spec defaults", {}),
+    ("swift", "swift auto", {"net.swift.base_target_ns": 0}),
+    ("dcqcn", "dcqcn spec defaults", {}),
+    ("dcqcn", "dcqcn auto", {"net.dcqcn.data_rate_mbps": 0}),
+]
+
+
+ORD_KEYS = sorted({k for _, _, a in ORDINARY for k in a})
+ORD_DEFAULTS = {}
+
+
+def set_ordinary(topo, cc, attrs):
+    """O sends under cc, at the module defaults (read from O before the
+    first change: a new netns starts from the module parameters) with
+    attrs on top; P runs cubic.  nscc's module flavour is its default,
+    uet, as a new user has it."""
+    if not ORD_DEFAULTS:
+        for k in ORD_KEYS:
+            ORD_DEFAULTS[k] = sh("sysctl", "-n", k, ns=topo.o).strip()
+    with open(NSCC_FLAVOUR, "w") as f:
+        f.write("uet")
+    for k, v in dict(ORD_DEFAULTS, **attrs).items():
+        sysctl(topo.o, k, v)
+    sysctl(topo.o, "net.ipv4.tcp_congestion_control", cc)
+    sysctl(topo.p, "net.ipv4.tcp_congestion_control", "cubic")
+
+
+def run_ordinary(topo, cc, secs):
+    srv = Server(topo.p, "198.18.201.2", 6300)
+    # At the spec's defaults swift crawls (its window of 0.01 packets, one
+    # packet per 100 RTTs): little unsent data, and time to drain it.
+    res = clients([(topo.o, "198.18.201.2", 6300, "--cc", cc, "--seconds", str(secs),
+                    "--sample-after", "0.5", "--notsent-lowat", "32768")], timeout=600)
+    r = srv.stop(1)[0]
+    srtt = sorted(res[0]["srtt_us"])
     return {"goodput_mbit": r["bytes"] * 8 / max(r["last_ns"] - r["first_ns"], 1) * 1e3,
-            "retrans": res[0]["retrans"]}
+            "retrans": res[0]["retrans"], "min_rtt_us": res[0]["min_rtt_us"],
+            "srtt_p50_us": srtt[len(srtt) // 2] if srtt else None}
+
+
+def calibrate(topo, rates, secs):
+    """One dctcp flow through the port at each rate (ECN from 250 us of the
+    rate): its srtt (median of samples after 0.5 s), the port's steady
+    queueing delay p50, TCP's minimum RTT; the VM's own delay is srtt less
+    both.  Returns the measurements, highest rate first."""
+    set_algo(topo, "dctcp", {})
+    out = []
+    for rate in rates:
+        topo.rate_mbit = rate
+        k = max(int(rate * 1e6 / 8 * 250e-6), 2 * MTU)
+        topo.port(f"rate {rate}mbit limit 1mb ecn_min {k}b ecn_max {3 * k}b ecn_prob 20")
+        srv = Server(topo.b, RX, 6400)
+        start = time.time_ns() + LEAD_NS
+        clear = Clear(topo, start + STEADY_NS)
+        res = clients([(topo.senders[0], RX, 6400, "--cc", "dctcp", "--seconds", str(secs),
+                        "--start-at", str(start), "--sample-after", "0.5")])[0]
+        srv.stop(1)
+        clear.join()
+        q = qdelay(topo.port_stats())
+        srtt = sorted(res["srtt_us"])
+        if not srtt or q["p50_us"] is None:
+            raise RuntimeError(f"calibration at {rate} Mbit/s measured nothing")
+        m = {"rate_mbit": rate, "srtt_us": srtt[len(srtt) // 2], "min_rtt_us": res["min_rtt_us"],
+             "port_p50_us": q["p50_us"]}
+        m["path_rtt_us"] = max(m["srtt_us"] - m["port_p50_us"], m["min_rtt_us"])
+        m["vm_delay_us"] = m["path_rtt_us"] - m["min_rtt_us"]
+        log(f"calibration {rate} Mbit/s: srtt {m['srtt_us']} us, port p50 < {q['p50_us']:.0f} us, "
+            f"min RTT {m['min_rtt_us']} us: the VM's own delay {m['vm_delay_us']:.0f} us")
+        out.append(m)
+    return out
+
+
+def sizing(rate, path_us):
+    """The port's options and each algorithm's attributes for a port of
+    rate Mbit/s on a path of path_us (its RTT under load, without the
+    port's queue), and the rules, as the report prints them."""
+    bdp = int(rate * 1e6 / 8 * path_us / 1e6)
+    k = max(bdp, 2 * MTU)
+    port = f"rate {rate}mbit limit 1mb ecn_min {k}b ecn_max {3 * k}b ecn_prob 20"
+    base_ns = int(path_us * 1000)
+    # nscc: the target is the config base RTT (trimming off); at the
+    # target the loaded RTT is twice the path's.  Its max window: 1.5 x
+    # the BDP at that RTT, as the pages take 1.5 x the BDP at the base.
+    nscc_max_pkts = -(-int(1.5 * rate * 1e6 / 8 * 2 * path_us / 1e6) // MTU)
+    nscc = {"net.nscc.data_rate_mbps": rate, "net.nscc.config_base_rtt_ns": base_ns,
+            "net.nscc.quick_adapt_threshold_ns": 4 * base_ns,
+            "net.nscc.override_spec_max_congestion_window": 1,
+            "net.nscc.max_congestion_window_pkts": max(nscc_max_pkts, 2)}
+    attrs = {
+        "nscc-mrc": dict({"net.nscc.flavour": "mrc"}, **nscc),
+        "nscc-uet": dict({"net.nscc.flavour": "uet"}, **nscc),
+        "dcqcn": {"net.dcqcn.data_rate_mbps": rate},
+        "swift": {"net.swift.base_target_ns": base_ns, "net.swift.hops": 1},
+    }
+    rules = [
+        f"path RTT under load {path_us:.0f} us (the calibration flow's srtt less the "
+        f"port's queueing delay); BDP {bdp} B at {rate} Mbit/s",
+        f"port: ECN marking from one BDP of the loaded path ({k} B, at least two "
+        f"packets) to three, 20 % at three; 1 MB buffer",
+        f"nscc: data_rate_mbps the port's rate; config_base_rtt_ns the loaded path RTT "
+        f"({base_ns} ns), so the target is that RTT; quick_adapt_threshold_ns four times "
+        f"it (the spec's 24 us over 6 us); max window {max(nscc_max_pkts, 2)} packets, "
+        f"1.5 x the BDP at twice the path RTT (override_spec_max_congestion_window: "
+        f"it holds in mrc; uet replaces it once it measures a lower base RTT, which "
+        f"the VM's idle RTT always is)",
+        "dcqcn: data_rate_mbps the port's rate, so its floor (10 %) lies below the "
+        "bottleneck; TCP bursts of 61 us of its rate (the module's sk_pacing_shift)",
+        f"swift: base_target_ns the loaded path RTT ({base_ns} ns), one hop",
+        "cubic, dctcp, bbr: Linux's defaults",
+    ]
+    return port, attrs, rules
 
 
 class Sampler:
@@ -338,62 +565,99 @@ class Sampler:
         return [[round(t - self.t0, 4), c, s] for t, c, s, _ in pts[::step]]
 
 
+def save(doc, path):
+    """The results so far, in path.partial: a run that fails leaves them
+    there, and only a complete run becomes path."""
+    with open(path + ".partial", "w") as f:
+        json.dump(doc, f, indent=1)
+
+
+def measure(doc, load, what, fn, *args):
+    """fn(*args) with the host's CPU use outside QEMU around it; run again,
+    up to twice, while the host was busy (the busy attempts go to
+    doc["busy_runs"]).  Returns the last attempt, marked host_busy if it
+    was busy too."""
+    for attempt in range(3):
+        a = load.read()
+        r = fn(*args)
+        cpus = HostLoad.cpus(a, load.read())
+        r["host_cpus"] = cpus
+        r["host_busy"] = cpus is not None and cpus > HOST_BUSY_CPUS
+        if not r["host_busy"] or attempt == 2:
+            save(doc, doc["out"])
+            return r
+        log(f"{what}: the host used {cpus} CPUs outside QEMU; again")
+        doc["busy_runs"].append(dict(r, case=what, attempt=attempt))
+    return r
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", required=True)
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--rate-mbit", type=int, default=400)
+    ap.add_argument("--rate-mbit", type=int, help="the port's rate (default: calibrated)")
+    ap.add_argument("--vm-delay-max-pkts", type=float, default=VM_DELAY_MAX_PKTS)
+    ap.add_argument("--host-load", default="", help="scripts/bench's host load file")
+    ap.add_argument("--cases", default="long,incast,join,ordinary",
+                    help="comma-separated cases to run (default: all)")
     a = ap.parse_args()
     reps = 1 if a.quick else 3
     secs = 2.0 if a.quick else 4.0
     ns_list = [1, 2] if a.quick else [1, 2, 8]
     incast_bytes = (1 if a.quick else 2) << 20
+    load = HostLoad(a.host_load)
+    cases = set(a.cases.split(","))
 
     for m in ["sch_fabric"] + list(MODULES.values()):
         sh("modprobe", m)
     allowed = sh("sysctl", "-n", "net.ipv4.tcp_allowed_congestion_control").split()
     sysctl(None, "net.ipv4.tcp_allowed_congestion_control",
-           " ".join(dict.fromkeys(allowed + ALGOS)))
+           " ".join(dict.fromkeys(allowed + list(MODULES) + ["cubic"])))
 
-    topo = Topo(a.rate_mbit)
+    topo = Topo(a.rate_mbit or RATES[0])
     topo.destroy()
     topo.build()
     try:
-        rtt = base_rtt_us(topo)
-        bdp = int(a.rate_mbit * 1e6 / 8 * rtt / 1e6)
-        k = max(bdp, 15000)
-        port_opts = (f"rate {a.rate_mbit}mbit limit 1mb ecn_min {k}b ecn_max {3 * k}b "
-                     f"ecn_prob 20")
-        base_ns = max(int(rtt * 1000), 20000)
-        # The senders' NICs are veths (about 10 Gbit/s): NSCC's max window is
-        # 1.5 x that rate x the measured base RTT.  DCQCN's line rate is the
-        # port's, so that its floor (10%) lies below the bottleneck.
-        attrs = {
-            "nscc": {"net.nscc.flavour": "uet", "net.nscc.data_rate_mbps": 10000,
-                     "net.nscc.config_base_rtt_ns": 2 * base_ns,
-                     "net.nscc.quick_adapt_threshold_ns": 8 * base_ns},
-            "dcqcn": {"net.dcqcn.data_rate_mbps": a.rate_mbit},
-            "swift": {"net.swift.base_target_ns": 2 * base_ns + 50000, "net.swift.hops": 1},
-        }
-        # The cost case has no bottleneck: line rates are the veth's.
-        cost_attrs = {
-            "nscc": dict(attrs["nscc"], **{"net.nscc.data_rate_mbps": 100000}),
-            "dcqcn": {"net.dcqcn.data_rate_mbps": 100000},
-            "swift": attrs["swift"],
-        }
-        log(f"base RTT {rtt:.1f} us, BDP {bdp} B, port: {port_opts}")
-        doc = {"quick": a.quick, "reps": reps, "seconds": secs, "rate_mbit": a.rate_mbit,
-               "base_rtt_us": rtt, "port": port_opts, "attributes": attrs,
-               "cost_attributes": cost_attrs,
+        if cases & {"long", "incast", "join"}:
+            cal = calibrate(topo, [a.rate_mbit] if a.rate_mbit else RATES, 2.0)
+        else:
+            cal = [{"rate_mbit": a.rate_mbit or RATES[-1], "srtt_us": 0, "min_rtt_us": 0,
+                    "port_p50_us": 0, "path_rtt_us": 100.0, "vm_delay_us": 0.0}]
+        for m in cal:
+            m["vm_delay_pkts"] = m["vm_delay_us"] * m["rate_mbit"] / 8 / MTU
+        fit = [m for m in cal if m["vm_delay_pkts"] <= a.vm_delay_max_pkts]
+        chosen = fit[0] if fit else cal[-1]
+        rate = chosen["rate_mbit"]
+        topo.rate_mbit = rate
+        port_opts, attrs, rules = sizing(rate, chosen["path_rtt_us"])
+        if a.rate_mbit:
+            why = f"{rate} Mbit/s, given (--rate-mbit)"
+        elif fit:
+            why = (f"{rate} Mbit/s, the highest rate at which the VM's own delay "
+                   f"({chosen['vm_delay_us']:.0f} us, {chosen['vm_delay_pkts']:.1f} packet "
+                   f"times) is at most {a.vm_delay_max_pkts:g} packet times")
+        else:
+            why = f"{rate} Mbit/s, the lowest tried: no rate kept the VM's own delay low"
+        log(f"port {why}; {port_opts}")
+        for r in rules:
+            log(f"sizing: {r}")
+        doc = {"quick": a.quick, "reps": reps, "seconds": secs, "rate_mbit": rate,
+               "rate_why": why, "calibration": cal, "path_rtt_us": chosen["path_rtt_us"],
+               "min_rtt_us": chosen["min_rtt_us"], "port": port_opts, "attributes": attrs,
+               "sizing": rules, "steady_after_s": STEADY_NS / 1e9,
+               "host_busy_cpus": HOST_BUSY_CPUS, "host_load": bool(load.read()),
                "senders": NSENDERS, "incast_bytes": incast_bytes, "kernel": os.uname().release,
-               "algos": ALGOS, "runs": []}
-        for algo in ALGOS:
-            set_algo(topo, algo, attrs, cost_attrs)
+               "algos": ALGOS, "ordinary": [name for _, name, _ in ORDINARY],
+               "runs": [], "busy_runs": [], "out": a.out}
+        for algo in ALGOS if cases & {"long", "incast", "join"} else []:
+            set_algo(topo, algo, attrs)
             for rep in range(reps):
-                for n in ns_list:
-                    sampler = Sampler(topo) if (algo == "nscc" and n == 2 and rep == 0) else None
-                    r = run_long(topo, algo, n, secs, port_opts, sampler)
+                for n in ns_list if "long" in cases else []:
+                    sampler = Sampler(topo) if (algo == "nscc-mrc" and n == 2 and
+                                                rep == 0) else None
+                    r = measure(doc, load, f"{algo} long{n}", run_long, topo, algo, n, secs,
+                                port_opts, sampler)
                     doc["runs"].append({"algo": algo, "case": f"long{n}", "rep": rep, **r})
                     if sampler:
                         doc["timeseries"] = {"algo": algo, "flows": 2,
@@ -401,18 +665,31 @@ def main():
                                              "queue": [q for q in sampler.queue
                                                        if q[0] >= -0.1]}
                     log(f"{algo} long{n} rep {rep}: {r['goodput_mbit']:.0f} Mbit/s, "
-                        f"p99 < {r['p99_us']} us")
-                r = run_incast(topo, algo, incast_bytes, port_opts)
-                doc["runs"].append({"algo": algo, "case": "incast", "rep": rep, **r})
-                log(f"{algo} incast rep {rep}: {r['completion_ms']:.1f} ms")
-                r = run_join(topo, algo, 2 * secs if not a.quick else 3.0, port_opts)
-                doc["runs"].append({"algo": algo, "case": "join", "rep": rep, **r})
-                log(f"{algo} join rep {rep}: {r['reach_ms']} ms")
-                r = run_cost(topo, algo, 2.0 if a.quick else 3.0)
-                doc["runs"].append({"algo": algo, "case": "cost", "rep": rep, **r})
-                log(f"{algo} cost rep {rep}: {r['goodput_mbit']:.0f} Mbit/s")
+                        f"steady p99 < {r['ss_p99_us']} us")
+                if "incast" in cases:
+                    r = measure(doc, load, f"{algo} incast", run_incast, topo, algo,
+                                incast_bytes, port_opts)
+                    doc["runs"].append({"algo": algo, "case": "incast", "rep": rep, **r})
+                    log(f"{algo} incast rep {rep}: {r['completion_ms']:.1f} ms")
+                if "join" in cases:
+                    r = measure(doc, load, f"{algo} join", run_join, topo, algo,
+                                2 * secs if not a.quick else 3.0, port_opts)
+                    doc["runs"].append({"algo": algo, "case": "join", "rep": rep, **r})
+                    log(f"{algo} join rep {rep}: {r['reach_ms']} ms")
+        for cc, name, extra in ORDINARY if "ordinary" in cases else []:
+            set_ordinary(topo, cc, extra)
+            for rep in range(reps):
+                r = measure(doc, load, f"ordinary {name}", run_ordinary, topo, cc,
+                            2.0 if a.quick else 3.0)
+                doc["runs"].append({"algo": name, "case": "ordinary", "rep": rep, **r})
+                log(f"ordinary path, {name} rep {rep}: {r['goodput_mbit']:.0f} Mbit/s, "
+                    f"srtt {r['srtt_p50_us']} us")
+        with open(NSCC_FLAVOUR, "w") as f:
+            f.write("uet")
+        del doc["out"]
         with open(a.out, "w") as f:
             json.dump(doc, f, indent=1)
+        os.unlink(a.out + ".partial")
     finally:
         topo.destroy()
     return 0
