@@ -228,6 +228,21 @@ port_flow() {
 	[[ $rc -eq 0 && $(grep bytes= "$info.srv") == "$(sed 's/ cc=.*//' "$info.cli")" ]]
 }
 
+# xfer OUT CLIENT_NS SERVER_NS ADDR PORT CC BYTES [CLIENT_ARGS...]: one
+# tcpxfer.py flow of BYTES from CLIENT_NS under CC to ADDR:PORT in
+# SERVER_NS (both bounded to 120 s); the server's line in OUT.srv, the
+# client's in OUT.cli.  Succeeds if the data arrived intact.
+xfer() {
+	local out=$1 cns=$2 sns=$3 addr=$4 port=$5 cc=$6 bytes=$7
+	shift 7
+	ip netns exec "$sns" timeout 120 python3 "$TOP/selftests/vm/tcpxfer.py" server \
+		"$addr" "$port" >"$out.srv" &
+	ip netns exec "$cns" timeout 120 python3 "$TOP/selftests/vm/tcpxfer.py" client \
+		"$addr" "$port" --cc "$cc" --bytes "$bytes" "$@" >"$out.cli"
+	wait
+	[[ $(grep bytes= "$out.srv") == "$(sed 's/ cc=.*//' "$out.cli")" ]]
+}
+
 # lines_ge FILE N: FILE exists and has N lines or more.
 lines_ge() { [[ -f $1 && $(wc -l <"$1") -ge $2 ]]; }
 

@@ -12,7 +12,6 @@
 #     pacing at 1.25e10 B/s and one fallback counted (link_speed_fallbacks).
 source "$(dirname "$0")/../lib.sh"
 
-XFER="$(dirname "$0")/../tcpxfer.py"
 allow_cc dcqcn || exit 1
 setup_ns A B
 link_ns "$A" a0 1 "$B" b0 2
@@ -26,14 +25,13 @@ defer "rm -f $INFO $INFO.*"
 port=5430
 # flow SERVER_NS ADDR: 4 MB from A under dcqcn, TCP_INFO every 1 MB.
 flow() {
+	local rc
 	port=$((port + 1))
-	ip netns exec "$1" timeout 120 python3 "$XFER" server "$2" $port >"$INFO.srv" &
-	ip netns exec "$A" timeout 120 python3 "$XFER" client "$2" $port --cc dcqcn \
-		--bytes 4194304 --info "$INFO" >"$INFO.cli"
-	wait
+	xfer "$INFO" "$A" "$1" "$2" $port dcqcn 4194304 --info "$INFO"
+	rc=$?
 	log "pacing_rate $(jq -s -c 'map(.pacing_rate) | unique' "$INFO")," \
 		"link_speed_fallbacks $(fallbacks)"
-	[[ $(grep bytes= "$INFO.srv") == "$(sed 's/ cc=.*//' "$INFO.cli")" ]]
+	return $rc
 }
 fallbacks() { proc_stat "$A" dcqcn_stat link_speed_fallbacks; }
 paced_at() { jq -s -e --argjson r "$1" 'length > 0 and all(.pacing_rate == $r)' "$INFO" >/dev/null; }

@@ -13,7 +13,6 @@
 #     updates trace base_misfit=0.
 source "$(dirname "$0")/../lib.sh"
 
-XFER="$(dirname "$0")/../tcpxfer.py"
 allow_cc nscc || exit 1
 setup_ns A B
 link_ns "$A" a0 1 "$B" b0 2
@@ -23,14 +22,7 @@ OUT=$(mktemp)
 defer "rm -f $OUT $OUT.*"
 
 port=5980
-flow() {
-	port=$((port + 1))
-	ip netns exec "$B" timeout 120 python3 "$XFER" server 198.18.0.2 $port >"$OUT.srv" &
-	ip netns exec "$A" timeout 120 python3 "$XFER" client 198.18.0.2 $port --cc nscc \
-		--bytes 262144 >"$OUT.cli"
-	wait
-	[[ $(grep bytes= "$OUT.srv") == "$(sed 's/ cc=.*//' "$OUT.cli")" ]]
-}
+flow() { port=$((port + 1)); xfer "$OUT" "$A" "$B" 198.18.0.2 $port nscc 262144; }
 misfits() { nscc_stat "$A" base_rtt_misfits; }
 # traced FILE AWK_CONDITION: an nscc_update line in FILE satisfies the
 # condition (fields as v["name"]), and every one that has an RTT does.

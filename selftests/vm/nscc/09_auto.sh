@@ -19,7 +19,6 @@
 #     least TCP's min RTT.
 source "$(dirname "$0")/../lib.sh"
 
-XFER="$(dirname "$0")/../tcpxfer.py"
 allow_cc nscc || exit 1
 setup_ns A B
 link_ns "$A" a0 1 "$B" b0 2
@@ -34,14 +33,7 @@ defer "rm -f $OUT $OUT.*"
 
 port=5990
 # flow SERVER_NS ADDR: 256 kB from A under nscc to ADDR, intact.
-flow() {
-	port=$((port + 1))
-	ip netns exec "$1" timeout 120 python3 "$XFER" server "$2" $port >"$OUT.srv" &
-	ip netns exec "$A" timeout 120 python3 "$XFER" client "$2" $port --cc nscc \
-		--bytes 262144 >"$OUT.cli"
-	wait
-	[[ $(grep bytes= "$OUT.srv") == "$(sed 's/ cc=.*//' "$OUT.cli")" ]]
-}
+flow() { port=$((port + 1)); xfer "$OUT" "$A" "$1" "$2" $port nscc 262144; }
 st() { nscc_stat "$A" "$1"; }
 # updates FILE AWK_CONDITION: FILE has nscc_update lines and each satisfies
 # the condition (fields as v["name"], the previous line's as p["name"]).

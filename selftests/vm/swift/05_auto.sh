@@ -12,7 +12,6 @@
 #     and the samples that set the base are counted (base_rtt_learnt).
 source "$(dirname "$0")/../lib.sh"
 
-XFER="$(dirname "$0")/../tcpxfer.py"
 allow_cc swift || exit 1
 setup_ns A B
 link_ns "$A" a0 1 "$B" b0 2
@@ -23,14 +22,7 @@ defer "rm -f $OUT $OUT.*"
 
 port=5660
 # flow BYTES: from A under swift to B, intact.
-flow() {
-	port=$((port + 1))
-	ip netns exec "$B" timeout 120 python3 "$XFER" server 198.18.0.2 $port >"$OUT.srv" &
-	ip netns exec "$A" timeout 120 python3 "$XFER" client 198.18.0.2 $port --cc swift \
-		--bytes "$1" >"$OUT.cli"
-	wait
-	[[ $(grep bytes= "$OUT.srv") == "$(sed 's/ cc=.*//' "$OUT.cli")" ]]
-}
+flow() { port=$((port + 1)); xfer "$OUT" "$A" "$B" 198.18.0.2 $port swift "$1"; }
 # targets FILE AWK_CONDITION: FILE has swift_update lines and the target of
 # each (t, ns) satisfies the condition.
 targets() {
