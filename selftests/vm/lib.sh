@@ -228,6 +228,17 @@ port_flow() {
 	[[ $rc -eq 0 && $(grep bytes= "$info.srv") == "$(sed 's/ cc=.*//' "$info.cli")" ]]
 }
 
+# delay_path DELAY: setup_ns A B and a veth pair between them
+# (198.18.0.1 -> 198.18.0.2) whose A side has a netem delay of DELAY, so
+# that every RTT is at least DELAY on any machine; B's default congestion
+# control is cubic, an ordinary receiver that delays its ACKs.
+delay_path() {
+	setup_ns A B || return 1
+	link_ns "$A" a0 1 "$B" b0 2 || return 1
+	ip netns exec "$A" tc qdisc add dev a0 root netem delay "$1" limit 10000 || return 1
+	ip netns exec "$B" sysctl -qw net.ipv4.tcp_congestion_control=cubic
+}
+
 # xfer OUT CLIENT_NS SERVER_NS ADDR PORT CC BYTES [CLIENT_ARGS...]: one
 # tcpxfer.py flow of BYTES from CLIENT_NS under CC to ADDR:PORT in
 # SERVER_NS (both bounded to 120 s); the server's line in OUT.srv, the

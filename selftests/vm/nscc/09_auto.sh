@@ -20,10 +20,7 @@
 source "$(dirname "$0")/../lib.sh"
 
 allow_cc nscc || exit 1
-setup_ns A B
-link_ns "$A" a0 1 "$B" b0 2
-ip netns exec "$A" tc qdisc add dev a0 root netem delay 2ms limit 10000 || exit 1
-ip netns exec "$B" sysctl -qw net.ipv4.tcp_congestion_control=cubic
+delay_path 2ms || exit 1
 ip netns exec "$A" sysctl -qw net.ipv4.tcp_congestion_control=cubic
 for a in config_base_rtt_ns=0 data_rate_mbps=0; do
 	ip netns exec "$A" sysctl -qw "net.nscc.$a" || exit 1

@@ -13,10 +13,7 @@
 source "$(dirname "$0")/../lib.sh"
 
 allow_cc swift || exit 1
-setup_ns A B
-link_ns "$A" a0 1 "$B" b0 2
-ip netns exec "$A" tc qdisc add dev a0 root netem delay 2ms limit 10000 || exit 1
-ip netns exec "$B" sysctl -qw net.ipv4.tcp_congestion_control=cubic
+delay_path 2ms || exit 1
 OUT=$(mktemp)
 defer "rm -f $OUT $OUT.*"
 
