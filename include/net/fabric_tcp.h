@@ -9,6 +9,7 @@
 #define _NET_FABRIC_TCP_H
 
 #include <net/fabric_core.h>
+#include <net/fabric_net.h>
 #include <net/inet_connection_sock.h>
 #include <net/inet_ecn.h>
 #include <net/tcp.h>
@@ -139,20 +140,19 @@ u32 fabric_tcp_link_mbps(struct sock *sk);
 /*
  * A data_rate_mbps attribute's value for this socket: attr itself, or
  * for 0 the egress device's speed within [1, max], else
- * FABRIC_LINK_MBPS_FALLBACK (*fallback set then).
+ * FABRIC_LINK_MBPS_FALLBACK, counted in counter stat of fn.
  */
 static inline u32 fabric_tcp_rate_mbps(struct sock *sk, u32 attr, u32 max,
-				       bool *fallback)
+				       struct fabric_net *fn, unsigned int stat)
 {
 	u32 mbps;
 
-	*fallback = false;
 	if (attr)
 		return attr;
 	mbps = fabric_tcp_link_mbps(sk);
 	if (mbps)
 		return clamp_t(u32, mbps, 1, max);
-	*fallback = true;
+	fabric_net_stat_add(fn, stat, 1);
 	return FABRIC_LINK_MBPS_FALLBACK;
 }
 

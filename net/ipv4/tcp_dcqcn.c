@@ -194,7 +194,6 @@ static void tcp_dcqcn_init(struct sock *sk)
 	struct tcp_dcqcn *ca = inet_csk_ca(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct dcqcn_params p;
-	bool fallback;
 
 	/* Re-assert the registered flags (see tcp_nscc_init()). */
 	tcp_dcqcn_default_changed(DCQCN_ATTR_enable_ecn);
@@ -203,9 +202,7 @@ static void tcp_dcqcn_init(struct sock *sk)
 	DCQCN_P(&p, data_rate_mbps) =
 		fabric_tcp_rate_mbps(sk, DCQCN_P(&p, data_rate_mbps),
 				     dcqcn_attr_descs[DCQCN_ATTR_data_rate_mbps].max,
-				     &fallback);
-	if (fallback)
-		fabric_net_stat_add(fn, TCP_DCQCN_STAT_LINK_FALLBACKS, 1);
+				     fn, TCP_DCQCN_STAT_LINK_FALLBACKS);
 	dcqcn_init(&ca->d, &p);
 	ca->prior_shift = READ_ONCE(sk->sk_pacing_shift);
 	WRITE_ONCE(sk->sk_pacing_shift, TCP_DCQCN_PACING_SHIFT);

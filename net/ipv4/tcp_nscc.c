@@ -215,7 +215,6 @@ static void tcp_nscc_init(struct sock *sk)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct nscc_params p;
 	struct nscc *n;
-	bool fallback;
 
 	/* Re-assert the registered flags: a plain read-modify-write of them
 	 * by tcp_set_allowed_congestion_control() may have undone ours.
@@ -250,9 +249,7 @@ static void tcp_nscc_init(struct sock *sk)
 	NSCC_P(&p, data_rate_mbps) =
 		fabric_tcp_rate_mbps(sk, NSCC_P(&p, data_rate_mbps),
 				     nscc_attr_descs[NSCC_ATTR_data_rate_mbps].max,
-				     &fallback);
-	if (fallback)
-		fabric_net_stat_add(fn, TCP_NSCC_STAT_LINK_FALLBACKS, 1);
+				     fn, TCP_NSCC_STAT_LINK_FALLBACKS);
 	ca->core = n;
 	nscc_init(n, &p, ca->pkt, tcp_nscc_now(tp));
 	/* config_base_rtt_ns 0: the handshake's RTT is the first sample. */
