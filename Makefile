@@ -18,15 +18,13 @@ W	?= 1
 
 CC	?= gcc
 USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
-	       -Wmissing-prototypes -Iinclude -Iselftests/lib
+	       -Wmissing-prototypes -Itools/include -Iinclude -Iselftests/lib
 
 NSCC_CORE   := net/nscc/nscc_core.c
 DCQCN_CORE  := net/dcqcn/dcqcn_core.c
 SWIFT_CORE  := net/swift/swift_core.c
 CORES       := $(NSCC_CORE) $(DCQCN_CORE) $(SWIFT_CORE)
-CORE_HDRS   := include/net/fabric_core.h include/net/fabric_attr.h include/net/nscc.h \
-	       include/net/nscc_attrs.h include/net/dcqcn.h include/net/dcqcn_attrs.h \
-	       include/net/swift.h include/net/swift_attrs.h
+CORE_HDRS   := $(wildcard include/net/fabric/*.h tools/include/linux/*.h)
 CCREPLAY    := tools/ccreplay/ccreplay
 TC_PLUGIN   := tools/tc/q_fabric.so
 # Where Debian's tc looks for q_<kind>.so.

@@ -54,9 +54,9 @@
 #include <string.h>
 #include <time.h>
 
-#include <net/dcqcn.h>
-#include <net/nscc.h>
-#include <net/swift.h>
+#include <net/fabric/dcqcn.h>
+#include <net/fabric/nscc.h>
+#include <net/fabric/swift.h>
 
 /*
  * The kernel's noinline, which userspace lacks; with GCC noipa as well, so

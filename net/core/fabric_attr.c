@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Attribute tables on the kernel side: module parameters and per-netns
- * sysctls made from one descriptor table (include/net/fabric_attr.h).
+ * sysctls made from one descriptor table (include/net/fabric/attr.h).
  *
  * Module parameters hold the global defaults; each network namespace copies
  * them when it is created and then has its own values under
@@ -20,7 +20,7 @@
 #include <linux/sysctl.h>
 #include <net/net_namespace.h>
 
-#include <net/fabric_attr.h>
+#include <net/fabric/pernet.h>
 
 /* Longest text form of a value: ten digits or an enum name, newline, NUL. */
 #define FABRIC_ATTR_TEXT	32

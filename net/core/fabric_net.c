@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Per-netns lifecycle of a fabric congestion-control module
- * (include/net/fabric_net.h): a new namespace copies the module
+ * (include/net/fabric/pernet.h): a new namespace copies the module
  * parameters, registers its sysctls and its /proc/net counters file; exit
  * unwinds in reverse.  Like fabric_attr.c, each module links its own copy.
  */
 #include <linux/proc_fs.h>
 
-#include <net/fabric_net.h>
+#include <net/fabric/pernet.h>
 
 int fabric_net_init(struct net *net, struct fabric_net *fn,
 		    const struct fabric_net_desc *desc)

@@ -25,7 +25,7 @@
  * Deployments", SIGCOMM 2015 (the paper this loop departs from);
  * ../shared/spec/dcqcn-roce-nic.md.
  */
-#include <net/dcqcn.h>
+#include <net/fabric/dcqcn.h>
 
 #define Q16_ONE		BIT_ULL(16)
 
@@ -36,7 +36,7 @@ const struct fabric_attr_desc dcqcn_attr_descs[DCQCN_ATTR_COUNT] = {
 #define DCQCN_ATTR(name, kind, def, lo, hi, help) \
 	[DCQCN_ATTR_##name] = FABRIC_ATTR_DESC(name, kind, def, lo, hi, help, \
 					       DCQCN_NAMES_##kind),
-#include <net/dcqcn_attrs.h>
+#include <net/fabric/dcqcn_attrs.h>
 #undef DCQCN_ATTR
 };
 

@@ -12,7 +12,7 @@
 
 #include <linux/tracepoint.h>
 #include <net/sock.h>
-#include <net/dcqcn.h>
+#include <net/fabric/dcqcn.h>
 
 #define dcqcn_show_phase(p) __print_symbolic(p,				\
 	{ DCQCN_RUN_START, "start" },					\

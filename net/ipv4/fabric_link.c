@@ -23,7 +23,7 @@
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
-#include <net/fabric_tcp.h>
+#include "fabric_tcp.h"
 
 struct fabric_link {
 	struct hlist_node node;

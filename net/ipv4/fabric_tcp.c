@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The DCTCP-style accurate ECN echo shared by the fabric TCP congestion
- * controls (include/net/fabric_tcp.h).  Classic ECN holds ECE until CWR,
+ * controls (net/ipv4/fabric_tcp.h).  Classic ECN holds ECE until CWR,
  * so a sender sees runs of marks; this echo reflects each packet's CE
  * state: on a change of state, an ACK that was being delayed goes out
  * first with the old state, and the next ACK leaves at once.  The same
  * state machine as dctcp_ece_ack_update() (net/ipv4/tcp_dctcp.h, which
  * the kernel does not install) and RFC 8257 section 3.2.
  */
-#include <net/fabric_tcp.h>
+#include "fabric_tcp.h"
 #include <net/inet_ecn.h>
 
 static void fabric_ece_demand_cwr(struct tcp_sock *tp, u32 ce_state)

@@ -13,7 +13,7 @@
 
 #include <linux/tracepoint.h>
 #include <net/sock.h>
-#include <net/nscc.h>
+#include <net/fabric/nscc.h>
 
 #define nscc_show_routine(r) __print_symbolic(r,			\
 	{ NSCC_R_NONE, "none" },					\

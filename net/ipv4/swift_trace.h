@@ -12,7 +12,7 @@
 
 #include <linux/tracepoint.h>
 #include <net/sock.h>
-#include <net/swift.h>
+#include <net/fabric/swift.h>
 
 #define swift_show_decision(d) __print_symbolic(d,			\
 	{ SWIFT_AI, "ai" },						\

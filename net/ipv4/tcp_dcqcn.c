@@ -34,7 +34,7 @@
  */
 #include <linux/inet_diag.h>
 #include <linux/module.h>
-#include <net/fabric_tcp.h>
+#include "fabric_tcp.h"
 #include <net/inet_ecn.h>
 #include <net/tcp.h>
 

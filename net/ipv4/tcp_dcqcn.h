@@ -7,8 +7,8 @@
 #ifndef _TCP_DCQCN_H
 #define _TCP_DCQCN_H
 
-#include <net/dcqcn.h>
-#include <net/fabric_net.h>
+#include <net/fabric/dcqcn.h>
+#include <net/fabric/pernet.h>
 
 /* Per-netns counters, shown in /proc/net/dcqcn_stat. */
 enum tcp_dcqcn_stat {

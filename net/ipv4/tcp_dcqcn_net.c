@@ -4,7 +4,7 @@
  * module parameters as the defaults a new namespace starts from, and the
  * counters in /proc/net/dcqcn_stat (net/core/fabric_net.c does the work).
  *
- * The attributes are those of include/net/dcqcn_attrs.h, the single table
+ * The attributes are those of include/net/fabric/dcqcn_attrs.h, the single table
  * that also gives ccreplay its --set keys.  A socket copies its namespace's
  * values when dcqcn starts on it, so a sysctl write affects sockets started
  * afterwards.  The same layout as tcp_nscc_net.c.
@@ -22,7 +22,7 @@ static unsigned int tcp_dcqcn_net_id __read_mostly;
 static u32 tcp_dcqcn_defaults[DCQCN_ATTR_COUNT] = {
 #define DCQCN_ATTR(name, kind, def, lo, hi, help) \
 	[DCQCN_ATTR_##name] = (def),
-#include <net/dcqcn_attrs.h>
+#include <net/fabric/dcqcn_attrs.h>
 #undef DCQCN_ATTR
 };
 
@@ -42,7 +42,7 @@ u32 tcp_dcqcn_default(unsigned int id)
 /* One module parameter per attribute, same name as the sysctl. */
 #define DCQCN_ATTR(name, kind, def, lo, hi, help) \
 	FABRIC_ATTR_MODULE_PARAM(tcp_dcqcn_attrs, name, DCQCN_ATTR_##name, help)
-#include <net/dcqcn_attrs.h>
+#include <net/fabric/dcqcn_attrs.h>
 #undef DCQCN_ATTR
 
 static const char * const tcp_dcqcn_stat_names[TCP_DCQCN_STAT_PHASE] = {

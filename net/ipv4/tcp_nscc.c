@@ -62,7 +62,7 @@
 #include <linux/inet_diag.h>
 #include <linux/module.h>
 #include <linux/slab.h>
-#include <net/fabric_tcp.h>
+#include "fabric_tcp.h"
 #include <net/tcp.h>
 
 #include "tcp_nscc.h"

@@ -7,8 +7,8 @@
 #ifndef _TCP_NSCC_H
 #define _TCP_NSCC_H
 
-#include <net/fabric_net.h>
-#include <net/nscc.h>
+#include <net/fabric/pernet.h>
+#include <net/fabric/nscc.h>
 
 /* A path whose min RTT is this many times config_base_rtt_ns or more
  * does not fit the attributes (base_rtt_misfits, the tracepoint).

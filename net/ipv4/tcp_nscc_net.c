@@ -4,7 +4,7 @@
  * module parameters as the defaults a new namespace starts from, and the
  * counters in /proc/net/nscc_stat (net/core/fabric_net.c does the work).
  *
- * The attributes are those of include/net/nscc_attrs.h, the single table
+ * The attributes are those of include/net/fabric/nscc_attrs.h, the single table
  * that also gives ccreplay its --set keys.  A socket copies its namespace's
  * values when nscc starts on it, so a sysctl write affects sockets started
  * afterwards.
@@ -22,7 +22,7 @@ static unsigned int tcp_nscc_net_id __read_mostly;
 static u32 tcp_nscc_defaults[NSCC_ATTR_COUNT] = {
 #define NSCC_ATTR(name, kind, def, lo, hi, help) \
 	[NSCC_ATTR_##name] = (def),
-#include <net/nscc_attrs.h>
+#include <net/fabric/nscc_attrs.h>
 #undef NSCC_ATTR
 };
 
@@ -42,7 +42,7 @@ u32 tcp_nscc_default(unsigned int id)
 /* One module parameter per attribute, same name as the sysctl. */
 #define NSCC_ATTR(name, kind, def, lo, hi, help) \
 	FABRIC_ATTR_MODULE_PARAM(tcp_nscc_attrs, name, NSCC_ATTR_##name, help)
-#include <net/nscc_attrs.h>
+#include <net/fabric/nscc_attrs.h>
 #undef NSCC_ATTR
 
 static const char * const tcp_nscc_stat_names[TCP_NSCC_STAT_ROUTINE] = {

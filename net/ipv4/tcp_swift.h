@@ -7,8 +7,8 @@
 #ifndef _TCP_SWIFT_H
 #define _TCP_SWIFT_H
 
-#include <net/fabric_net.h>
-#include <net/swift.h>
+#include <net/fabric/pernet.h>
+#include <net/fabric/swift.h>
 
 /* Per-netns counters, shown in /proc/net/swift_stat. */
 enum tcp_swift_stat {

@@ -4,7 +4,7 @@
  * module parameters as the defaults a new namespace starts from, and the
  * counters in /proc/net/swift_stat (net/core/fabric_net.c does the work).
  *
- * The attributes are those of include/net/swift_attrs.h, the single table
+ * The attributes are those of include/net/fabric/swift_attrs.h, the single table
  * that also gives ccreplay its --set keys.  A socket copies its namespace's
  * values when swift starts on it, so a sysctl write affects sockets started
  * afterwards.  The same layout as tcp_nscc_net.c and tcp_dcqcn_net.c.
@@ -22,7 +22,7 @@ static unsigned int tcp_swift_net_id __read_mostly;
 static u32 tcp_swift_defaults[SWIFT_ATTR_COUNT] = {
 #define SWIFT_ATTR(name, kind, def, lo, hi, help) \
 	[SWIFT_ATTR_##name] = (def),
-#include <net/swift_attrs.h>
+#include <net/fabric/swift_attrs.h>
 #undef SWIFT_ATTR
 };
 
@@ -36,7 +36,7 @@ static const struct fabric_attr_set tcp_swift_attrs = {
 /* One module parameter per attribute, same name as the sysctl. */
 #define SWIFT_ATTR(name, kind, def, lo, hi, help) \
 	FABRIC_ATTR_MODULE_PARAM(tcp_swift_attrs, name, SWIFT_ATTR_##name, help)
-#include <net/swift_attrs.h>
+#include <net/fabric/swift_attrs.h>
 #undef SWIFT_ATTR
 
 static const char * const tcp_swift_stat_names[TCP_SWIFT_STAT_DECISION] = {

@@ -5,7 +5,7 @@
  *
  * Pure C: no sockets, no skbs, no clocks.  The same file builds into
  * tcp_nscc.ko, the userspace unit tests and tools/ccreplay (see
- * include/net/fabric_core.h).  Integer and Q16 fixed point only (D8).
+ * include/net/fabric/core.h).  Integer and Q16 fixed point only (D8).
  *
  * Per-ACK order (notes/nscc.md section 4): release bytes; receiver
  * penalty (uet); stop without an RTT sample; base RTT and delay average;
@@ -26,7 +26,7 @@
  * References: UET 1.0 section 3.6.13; ultraethernet/uet-htsim
  * htsim/sim/uec.cpp (the reference simulator); ../shared/spec/nscc-*.txt.
  */
-#include <net/nscc.h>
+#include <net/fabric/nscc.h>
 
 #define Q16		16
 #define Q16_ONE		BIT_ULL(Q16)
@@ -69,7 +69,7 @@ const struct fabric_attr_desc nscc_attr_descs[NSCC_ATTR_COUNT] = {
 #define NSCC_ATTR(name, kind, def, lo, hi, help) \
 	[NSCC_ATTR_##name] = FABRIC_ATTR_DESC(name, kind, def, lo, hi, help, \
 					      NSCC_NAMES_##kind),
-#include <net/nscc_attrs.h>
+#include <net/fabric/nscc_attrs.h>
 #undef NSCC_ATTR
 };
 

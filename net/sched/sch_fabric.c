@@ -39,7 +39,7 @@
 #include <net/netlink.h>
 #include <net/pkt_sched.h>
 
-#include <net/fabric_core.h>
+#include <net/fabric/core.h>
 
 #include "sch_fabric.h"
 

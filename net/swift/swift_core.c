@@ -16,7 +16,7 @@
  * Congestion Control in the Datacenter", SIGCOMM 2020; Google's Isekai
  * Falcon RUE (swift.cc); Broadcom/csg-htsim swift.cpp.
  */
-#include <net/swift.h>
+#include <net/fabric/swift.h>
 
 #define Q16_ONE		BIT_ULL(16)
 
@@ -26,7 +26,7 @@ const struct fabric_attr_desc swift_attr_descs[SWIFT_ATTR_COUNT] = {
 #define SWIFT_ATTR(name, kind, def, lo, hi, help) \
 	[SWIFT_ATTR_##name] = FABRIC_ATTR_DESC(name, kind, def, lo, hi, help, \
 					       SWIFT_NAMES_##kind),
-#include <net/swift_attrs.h>
+#include <net/fabric/swift_attrs.h>
 #undef SWIFT_ATTR
 };
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Userspace unit tests of the DCQCN core (include/net/dcqcn.h).
+ * Userspace unit tests of the DCQCN core (include/net/fabric/dcqcn.h).
  *
  * Written from the spec page (shared/spec/dcqcn-roce-nic.md: "The rate
  * control loop" and its "Worked example") and from the project's note
@@ -20,7 +20,7 @@
  */
 #include <string.h>
 
-#include <net/dcqcn.h>
+#include <net/fabric/dcqcn.h>
 
 #include "tap.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Userspace unit tests of the NSCC core (include/net/nscc.h).
+ * Userspace unit tests of the NSCC core (include/net/fabric/nscc.h).
  *
  * Written from the spec pages (shared/spec/nscc-mrc-nic.txt and
  * nscc-uet-nic.txt, "Worked example: the defaults") and from the project's
@@ -17,11 +17,11 @@
  * of struct nscc directly after nscc_init().
  *
  * V14 (receiver Rcvd_Bytes rounding to 256-byte units) tests the field
- * helpers of include/net/nscc.h, which the transport uses.
+ * helpers of include/net/fabric/nscc.h, which the transport uses.
  */
 #include <string.h>
 
-#include <net/nscc.h>
+#include <net/fabric/nscc.h>
 
 #include "tap.h"
 

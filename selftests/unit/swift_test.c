@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Userspace unit tests of the Swift core (include/net/swift.h).
+ * Userspace unit tests of the Swift core (include/net/fabric/swift.h).
  *
  * Written from the project's note (shared/notes/dcqcn-swift.md: the
  * Decisions, Algorithm 1 and the target-delay formula of 2.1 with the
@@ -21,7 +21,7 @@
  */
 #include <string.h>
 
-#include <net/swift.h>
+#include <net/fabric/swift.h>
 
 #include "tap.h"
 

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <net/dcqcn.h>
+#include <net/fabric/dcqcn.h>
 
 #include "ccreplay.h"
 

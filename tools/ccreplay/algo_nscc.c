@@ -5,14 +5,14 @@
  * Events (notes/nscc.md section 4): ack is an ACK in the uet flavour and a
  * SACK in mrc; cack releases bytes only; trim is a trim NACK; nack is any
  * other NACK; loss is a presumed loss; send puts bytes in flight.  Each
- * key has the core's limit (include/net/nscc.h): bytes at most
+ * key has the core's limit (include/net/fabric/nscc.h): bytes at most
  * NSCC_MAX_EVENT_BYTES, rtt and service at most NSCC_MAX_RTT_NS, pen at
  * most 127, ecn and restore 0 or 1.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include <net/nscc.h>
+#include <net/fabric/nscc.h>
 
 #include "ccreplay.h"
 

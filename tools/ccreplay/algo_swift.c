@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <net/swift.h>
+#include <net/fabric/swift.h>
 
 #include "ccreplay.h"
 

@@ -8,7 +8,7 @@
  * TRACE has one event per line, "T_NS EVENT [key=value ...]", with '#'
  * starting a comment.  Time must not go backwards.  One output row per
  * event, after a header line.  NAME is the attribute's sysctl name; the
- * same parser as the kernel's sysctls checks it (include/net/fabric_attr.h).
+ * same parser as the kernel's sysctls checks it (include/net/fabric/attr.h).
  * Any bad line stops the replay with its line number and exit status 1,
  * among them a value beyond what the core takes (see --help: "Limits").
  *

@@ -7,7 +7,7 @@
 #ifndef _CCREPLAY_H
 #define _CCREPLAY_H
 
-#include <net/fabric_attr.h>
+#include <net/fabric/attr.h>
 
 #define CCR_MAX_KV	16
 /*

@@ -2,30 +2,27 @@
 /*
  * Attribute descriptors: one table per module describes each user-facing
  * knob once (name, kind, default, range, help).  From it the kernel side
- * (net/core/fabric_attr.c) makes module parameters and per-netns sysctls,
+ * (net/core/fabric_attr.c, declared in
+ * include/net/fabric/pernet.h) makes module parameters and per-netns sysctls,
  * and will make generic netlink attributes; userspace tools (ccreplay
  * --set) parse the same names with the same rules.
  *
  * Names are the spec pages' attribute names in snake_case with the unit in
  * the name; fractions are thousandths.  The table is an X-macro list of the
- * algorithm's (e.g. include/net/nscc_attrs.h), so the
+ * algorithm's (e.g. include/net/fabric/nscc_attrs.h), so the
  * descriptor array, the value array's indices and the module parameters
  * cannot drift apart.
  *
- * This header is pure C, shared by kernel and userspace.
+ * This header is pure C, shared by kernel and userspace (tools/include
+ * supplies the few kernel headers it needs to userspace builds).
  */
 #ifndef _NET_FABRIC_ATTR_H
 #define _NET_FABRIC_ATTR_H
 
-#include <net/fabric_core.h>
+#include <net/fabric/core.h>
 
-#ifdef __KERNEL__
 #include <linux/errno.h>
 #include <linux/string.h>
-#else
-#include <errno.h>
-#include <string.h>
-#endif
 
 enum fabric_attr_kind {
 	FABRIC_ATTR_U32,	/* a number in the unit its name ends with */
@@ -113,62 +110,5 @@ static inline const char *fabric_attr_name_of(const struct fabric_attr_desc *d,
 		return d->names[val];
 	return NULL;
 }
-
-#ifdef __KERNEL__
-#include <linux/moduleparam.h>
-
-struct net;
-struct ctl_table;
-struct ctl_table_header;
-
-/*
- * One module's attributes on the kernel side: the descriptors and the
- * module parameter values (global defaults for new network namespaces).
- */
-struct fabric_attr_set {
-	const char *sysctl_path;		/* "net/nscc" */
-	const struct fabric_attr_desc *desc;
-	unsigned int count;
-	u32 *defaults;				/* module parameters */
-	/* Optional: a module parameter (a default) was written.  Called
-	 * also while the module loads, before its init runs.
-	 */
-	void (*default_changed)(unsigned int id);
-};
-
-/* kernel_param.arg of one attribute's module parameter. */
-struct fabric_attr_param {
-	const struct fabric_attr_set *set;
-	unsigned int id;
-};
-
-extern const struct kernel_param_ops fabric_attr_param_ops;
-
-/*
- * Declares attribute _id of set _set as module parameter _name, with the
- * descriptor's help text (MODULE_PARM_DESC spelled out, so that _name is
- * pasted or stringified rather than repeated).  It ends in a function
- * definition, which takes no semicolon, so each row of an X-macro list
- * expands to a complete group of declarations.
- */
-#define FABRIC_ATTR_MODULE_PARAM(_set, _name, _id, _help)		\
-	static const struct fabric_attr_param __fabric_param_##_name = {	\
-		.set = &(_set), .id = (_id),				\
-	};								\
-	module_param_cb(_name, &fabric_attr_param_ops,			\
-			(void *)&__fabric_param_##_name, 0644);		\
-	__MODULE_INFO(parm, __fabric_parm_##_name, #_name ":" _help);	\
-	static inline void __fabric_param_end_##_name(void) { }
-
-/* Per-netns sysctls under set->sysctl_path, backed by values[]. */
-struct ctl_table_header *fabric_attr_sysctl_register(struct net *net,
-						     const struct fabric_attr_set *set,
-						     u32 *values);
-void fabric_attr_sysctl_unregister(struct ctl_table_header *hdr);
-
-/* A copy of values[], each read once (as sockets take them at start). */
-void fabric_attr_snapshot(const struct fabric_attr_set *set,
-			  const u32 *values, u32 *out);
-#endif /* __KERNEL__ */
 
 #endif /* _NET_FABRIC_ATTR_H */

@@ -16,14 +16,14 @@
  * nominal bytes (decision D4: the IP datagram of a packet) and nanoseconds,
  * and read back the window.  Time only moves through the "now" arguments.
  *
- * include/net/nscc_attrs.h is the single table of user-facing knobs.  The
+ * include/net/fabric/nscc_attrs.h is the single table of user-facing knobs.  The
  * TCP module turns it into module parameters and per-netns sysctls, and
  * ccreplay into --set keys, all under the same names.
  */
-#ifndef _NET_NSCC_H
-#define _NET_NSCC_H
+#ifndef _NET_FABRIC_NSCC_H
+#define _NET_FABRIC_NSCC_H
 
-#include <net/fabric_attr.h>
+#include <net/fabric/attr.h>
 
 enum nscc_flavour {
 	NSCC_FLAVOUR_MRC = 0,
@@ -36,7 +36,7 @@ enum nscc_flavour {
 
 enum nscc_attr_id {
 #define NSCC_ATTR(name, kind, def, lo, hi, help) NSCC_ATTR_##name,
-#include <net/nscc_attrs.h>
+#include <net/fabric/nscc_attrs.h>
 #undef NSCC_ATTR
 	NSCC_ATTR_COUNT
 };
@@ -236,4 +236,4 @@ static inline u64 nscc_avg_delay(const struct nscc *n)
 	return n->avg_q > 0 ? (u64)n->avg_q >> 16 : 0;
 }
 
-#endif /* _NET_NSCC_H */
+#endif /* _NET_FABRIC_NSCC_H */

@@ -18,14 +18,14 @@
  * may go below one packet: the sender then paces one packet every
  * RTT / cwnd.  Time in ns.  The state fits in icsk_ca_priv.
  */
-#ifndef _NET_SWIFT_H
-#define _NET_SWIFT_H
+#ifndef _NET_FABRIC_SWIFT_H
+#define _NET_FABRIC_SWIFT_H
 
-#include <net/fabric_attr.h>
+#include <net/fabric/attr.h>
 
 enum swift_attr_id {
 #define SWIFT_ATTR(name, kind, def, lo, hi, help) SWIFT_ATTR_##name,
-#include <net/swift_attrs.h>
+#include <net/fabric/swift_attrs.h>
 #undef SWIFT_ATTR
 	SWIFT_ATTR_COUNT
 };
@@ -120,4 +120,4 @@ static inline u64 swift_cwnd_milli(const struct swift *s)
 	return ((u64)s->cwnd * 1000 + (1 << 15)) >> 16;
 }
 
-#endif /* _NET_SWIFT_H */
+#endif /* _NET_FABRIC_SWIFT_H */

@@ -8,8 +8,8 @@
 #ifndef _NET_FABRIC_TCP_H
 #define _NET_FABRIC_TCP_H
 
-#include <net/fabric_core.h>
-#include <net/fabric_net.h>
+#include <net/fabric/core.h>
+#include <net/fabric/pernet.h>
 #include <net/inet_connection_sock.h>
 #include <net/inet_ecn.h>
 #include <net/tcp.h>
@@ -44,8 +44,7 @@ static inline u32 fabric_tcp_nominal(const struct sock *sk)
 	       inet_csk(sk)->icsk_af_ops->net_header_len;
 }
 
-/*
- * ECN per connection.  TCP negotiates ECN in the SYN and SYN-ACK, before a
+/* ECN per connection.  TCP negotiates ECN in the SYN and SYN-ACK, before a
  * congestion control's init() runs, from the flags of the ops the socket
  * has then: the module's registered ops, whose TCP_CONG_NEEDS_ECN follows
  * the module-wide default (its module parameter), and from the host's own
@@ -70,8 +69,7 @@ enum fabric_ecn {
 	FABRIC_ECN_KEPT,		/* not wanted, but negotiated: kept */
 };
 
-/*
- * Sets or clears TCP_CONG_NEEDS_ECN in a registered ops' flags, leaving the
+/* Sets or clears TCP_CONG_NEEDS_ECN in a registered ops' flags, leaving the
  * rest (TCP_CONG_NON_RESTRICTED belongs to tcp_allowed_congestion_control).
  */
 static inline void fabric_tcp_ops_set_ecn(struct tcp_congestion_ops *ops,
@@ -93,8 +91,7 @@ enum fabric_ecn fabric_tcp_ecn_select(struct sock *sk, bool wants,
 				      const struct tcp_congestion_ops *ecn_ops,
 				      const struct tcp_congestion_ops *plain_ops);
 
-/*
- * Pacing.  A cong_control module owns sk_pacing_rate (6.1's
+/* Pacing.  A cong_control module owns sk_pacing_rate (6.1's
  * tcp_cong_control() skips tcp_update_pacing_rate() for it) and asks for
  * TCP's internal pacing when no fq qdisc paces the socket: init returns
  * whether it was the one that asked.  On release the module leaves the
@@ -107,8 +104,7 @@ static inline bool fabric_tcp_pacing_init(struct sock *sk)
 		       SK_PACING_NEEDED) == SK_PACING_NONE;
 }
 
-/*
- * From a module's release(): the pacing rate TCP's own update would leave
+/* From a module's release(): the pacing rate TCP's own update would leave
  * (unlimited, under the user's cap), the pacing request withdrawn if init
  * made it and no SO_MAX_PACING_RATE wants it kept, and no ECN bits (a SYN
  * after tcp_disconnect() must be Not-ECT; tcp_reinit_congestion_control()
@@ -122,8 +118,7 @@ static inline void fabric_tcp_release(struct sock *sk, bool asked_pacing)
 	INET_ECN_dontxmit(sk);
 }
 
-/*
- * Link speeds (net/ipv4/fabric_link.c), for the attributes whose 0 means
+/* Link speeds (net/ipv4/fabric_link.c), for the attributes whose 0 means
  * "the egress device's speed".  fabric_link_init() from module init,
  * before the ops are registered; fabric_link_exit() after unregistering.
  */
@@ -137,8 +132,7 @@ void fabric_link_exit(void);
  */
 u32 fabric_tcp_link_mbps(struct sock *sk);
 
-/*
- * A data_rate_mbps attribute's value for this socket: attr itself, or
+/* A data_rate_mbps attribute's value for this socket: attr itself, or
  * for 0 the egress device's speed within [1, max], else
  * FABRIC_LINK_MBPS_FALLBACK, counted in counter stat of fn.
  */

@@ -19,14 +19,14 @@
  * dcqcn_step() runs a single one.  Rates are kb/s; alpha is Q16.  The
  * state fits in icsk_ca_priv.
  */
-#ifndef _NET_DCQCN_H
-#define _NET_DCQCN_H
+#ifndef _NET_FABRIC_DCQCN_H
+#define _NET_FABRIC_DCQCN_H
 
-#include <net/fabric_attr.h>
+#include <net/fabric/attr.h>
 
 enum dcqcn_attr_id {
 #define DCQCN_ATTR(name, kind, def, lo, hi, help) DCQCN_ATTR_##name,
-#include <net/dcqcn_attrs.h>
+#include <net/fabric/dcqcn_attrs.h>
 #undef DCQCN_ATTR
 	DCQCN_ATTR_COUNT
 };
@@ -123,4 +123,4 @@ bool dcqcn_on_cnp(struct dcqcn *d, u64 now, u32 n);
 /* The episode is over after a long silence: back to line rate. */
 void dcqcn_end_episode(struct dcqcn *d);
 
-#endif /* _NET_DCQCN_H */
+#endif /* _NET_FABRIC_DCQCN_H */

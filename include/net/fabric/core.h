@@ -5,70 +5,23 @@
  * file is compiled into a kernel module and into userspace tests and tools,
  * the way include/net/codel_impl.h serves both sch_codel and tc tests.
  *
- * In the kernel this header pulls in the real integer types and 64-bit
- * division helpers.  In userspace it supplies the few of them the cores use,
- * with the same names and semantics, so the core source needs no #ifdefs.
+ * The cores include real kernel headers only.  Userspace builds put
+ * tools/include first on the include path, where small stand-ins for those
+ * headers supply the few types and helpers the cores use, with the same
+ * names and semantics (as tools/include does for the kernel's own
+ * userspace builds of lib/ code), so neither the cores nor this header need
+ * an #ifdef.
  */
 #ifndef _NET_FABRIC_CORE_H
 #define _NET_FABRIC_CORE_H
 
-#ifdef __KERNEL__
 #include <linux/bits.h>
+#include <linux/kernel.h>
 #include <linux/types.h>
 #include <linux/limits.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/overflow.h>
-#else
-#include <linux/types.h>
-#include <stdbool.h>
-#include <stddef.h>
-
-typedef __u8 u8;
-typedef __u16 u16;
-typedef __u32 u32;
-typedef __u64 u64;
-typedef __s32 s32;
-typedef __s64 s64;
-
-#define BIT_ULL(nr) (1ULL << (nr))
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define U16_MAX ((u16)~0U)
-#define U32_MAX ((u32)~0U)
-#define S32_MAX ((s32)(U32_MAX >> 1))
-#define U64_MAX ((u64)~0ULL)
-#define S64_MAX ((s64)(U64_MAX >> 1))
-
-#define min(a, b) ({ typeof(a) __x = (a); typeof(b) __y = (b); __x < __y ? __x : __y; })
-#define max(a, b) ({ typeof(a) __x = (a); typeof(b) __y = (b); __x > __y ? __x : __y; })
-#define min_t(t, a, b) ({ t __a = (a), __b = (b); __a < __b ? __a : __b; })
-#define max_t(t, a, b) ({ t __a = (a), __b = (b); __a > __b ? __a : __b; })
-#define clamp_t(t, v, lo, hi)						\
-	({ t __v = (v), __lo = (lo), __hi = (hi);			\
-	   __v < __lo ? __lo : __v > __hi ? __hi : __v; })
-#define check_add_overflow(a, b, d) __builtin_add_overflow(a, b, d)
-#define check_mul_overflow(a, b, d) __builtin_mul_overflow(a, b, d)
-
-static inline u64 div64_u64(u64 a, u64 b)
-{
-	return a / b;
-}
-
-static inline u64 div_u64(u64 a, u32 b)
-{
-	return a / b;
-}
-
-static inline s64 div64_s64(s64 a, s64 b)
-{
-	return a / b;
-}
-
-static inline u64 mul_u64_u64_div_u64(u64 a, u64 b, u64 c)
-{
-	return (u64)((__uint128_t)a * b / c);
-}
-#endif /* __KERNEL__ */
 
 #ifndef __SIZEOF_INT128__
 #error "the fabric cores need a 64-bit target with 128-bit integer products"
