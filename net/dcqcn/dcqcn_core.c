@@ -40,16 +40,11 @@ const struct fabric_attr_desc dcqcn_attr_descs[DCQCN_ATTR_COUNT] = {
 #undef DCQCN_ATTR
 };
 
-const char * const dcqcn_phase_names[DCQCN_RUN_COUNT] = {
-	[DCQCN_RUN_START]	= "start",
-	[DCQCN_RUN_CUT]		= "cut",
-	[DCQCN_RUN_AI_DOWN]	= "ai_down",
-	[DCQCN_RUN_NO_CNP]	= "no_cnp",
-	[DCQCN_RUN_FR_UP]	= "fr_up",
-	[DCQCN_RUN_AI_UP]	= "ai_up",
-	[DCQCN_RUN_HOLD]	= "hold",
-	[DCQCN_RUN_END]		= "end",
-};
+#define EM(a, b)	#b,
+#define EMe(a, b)	#b,
+const char * const dcqcn_phase_names[DCQCN_RUN_COUNT] = { DCQCN_PHASES };
+#undef EM
+#undef EMe
 
 void dcqcn_params_init(struct dcqcn_params *p)
 {

@@ -14,15 +14,20 @@
 #include <net/sock.h>
 #include <net/fabric/dcqcn.h>
 
-#define dcqcn_show_phase(p) __print_symbolic(p,				\
-	{ DCQCN_RUN_START, "start" },					\
-	{ DCQCN_RUN_CUT, "cut" },					\
-	{ DCQCN_RUN_AI_DOWN, "ai_down" },				\
-	{ DCQCN_RUN_NO_CNP, "no_cnp" },					\
-	{ DCQCN_RUN_FR_UP, "fr_up" },					\
-	{ DCQCN_RUN_AI_UP, "ai_up" },					\
-	{ DCQCN_RUN_HOLD, "hold" },					\
-	{ DCQCN_RUN_END, "end" })
+/* Phase names from the enum's list (include/net/fabric/dcqcn.h), exported
+ * with TRACE_DEFINE_ENUM for perf and trace-cmd.
+ */
+#undef EM
+#undef EMe
+#define EM(a, b)	TRACE_DEFINE_ENUM(a);
+#define EMe(a, b)	TRACE_DEFINE_ENUM(a);
+DCQCN_PHASES
+#undef EM
+#undef EMe
+#define EM(a, b)	{ a, #b },
+#define EMe(a, b)	{ a, #b }
+
+#define dcqcn_show_phase(p)	__print_symbolic(p, DCQCN_PHASES)
 
 TRACE_EVENT(dcqcn_run,
 	    TP_PROTO(const struct sock *sk, const struct dcqcn *d, u64 t_ns),

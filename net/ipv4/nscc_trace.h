@@ -15,21 +15,21 @@
 #include <net/sock.h>
 #include <net/fabric/nscc.h>
 
-#define nscc_show_routine(r) __print_symbolic(r,			\
-	{ NSCC_R_NONE, "none" },					\
-	{ NSCC_R_PROPORTIONAL, "proportional" },			\
-	{ NSCC_R_FAST, "fast" },					\
-	{ NSCC_R_FAIR, "fair" },					\
-	{ NSCC_R_MD, "md" },						\
-	{ NSCC_R_HOLD, "hold" },					\
-	{ NSCC_R_QA, "qa" },						\
-	{ NSCC_R_QA_IGNORE, "qa_ignore" },				\
-	{ NSCC_R_TRIM, "trim" },					\
-	{ NSCC_R_NACK, "nack" },					\
-	{ NSCC_R_LOSS, "loss" },					\
-	{ NSCC_R_CACK, "cack" },					\
-	{ NSCC_R_SEND, "send" },					\
-	{ NSCC_R_DISABLED, "disabled" })
+/* The routine names from the enum's own list (include/net/fabric/nscc.h):
+ * TRACE_DEFINE_ENUM exports each value so that perf and trace-cmd resolve
+ * the names too, not only the kernel's own trace output.
+ */
+#undef EM
+#undef EMe
+#define EM(a, b)	TRACE_DEFINE_ENUM(a);
+#define EMe(a, b)	TRACE_DEFINE_ENUM(a);
+NSCC_ROUTINES
+#undef EM
+#undef EMe
+#define EM(a, b)	{ a, #b },
+#define EMe(a, b)	{ a, #b }
+
+#define nscc_show_routine(r)	__print_symbolic(r, NSCC_ROUTINES)
 
 TRACE_EVENT(nscc_update,
 	    TP_PROTO(const struct sock *sk, const struct nscc *n, int routine,

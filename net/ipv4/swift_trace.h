@@ -14,14 +14,20 @@
 #include <net/sock.h>
 #include <net/fabric/swift.h>
 
-#define swift_show_decision(d) __print_symbolic(d,			\
-	{ SWIFT_AI, "ai" },						\
-	{ SWIFT_MD, "md" },						\
-	{ SWIFT_HOLD, "hold" },						\
-	{ SWIFT_NO_MD, "no_md" },					\
-	{ SWIFT_RTO, "rto" },						\
-	{ SWIFT_RTO_RESET, "rto_reset" },				\
-	{ SWIFT_RECOVERY, "recovery" })
+/* Decision names from the enum's list (include/net/fabric/swift.h),
+ * exported with TRACE_DEFINE_ENUM for perf and trace-cmd.
+ */
+#undef EM
+#undef EMe
+#define EM(a, b)	TRACE_DEFINE_ENUM(a);
+#define EMe(a, b)	TRACE_DEFINE_ENUM(a);
+SWIFT_DECISIONS
+#undef EM
+#undef EMe
+#define EM(a, b)	{ a, #b },
+#define EMe(a, b)	{ a, #b }
+
+#define swift_show_decision(d)	__print_symbolic(d, SWIFT_DECISIONS)
 
 TRACE_EVENT(swift_update,
 	    TP_PROTO(const struct sock *sk, const struct swift *s, u32 srtt_us),

@@ -39,27 +39,12 @@
  */
 #define NSCC_INFLIGHT_MAX	((s64)BIT_ULL(62))
 
-const char * const nscc_flavour_names[2] = {
-	[NSCC_FLAVOUR_MRC] = "mrc",
-	[NSCC_FLAVOUR_UET] = "uet",
-};
-
-const char * const nscc_routine_names[NSCC_R_COUNT] = {
-	[NSCC_R_NONE]		= "none",
-	[NSCC_R_PROPORTIONAL]	= "proportional",
-	[NSCC_R_FAST]		= "fast",
-	[NSCC_R_FAIR]		= "fair",
-	[NSCC_R_MD]		= "md",
-	[NSCC_R_HOLD]		= "hold",
-	[NSCC_R_QA]		= "qa",
-	[NSCC_R_QA_IGNORE]	= "qa_ignore",
-	[NSCC_R_TRIM]		= "trim",
-	[NSCC_R_NACK]		= "nack",
-	[NSCC_R_LOSS]		= "loss",
-	[NSCC_R_CACK]		= "cack",
-	[NSCC_R_SEND]		= "send",
-	[NSCC_R_DISABLED]	= "disabled",
-};
+#define EM(a, b)	#b,
+#define EMe(a, b)	#b,
+const char * const nscc_flavour_names[NSCC_FLAVOUR_COUNT] = { NSCC_FLAVOURS };
+const char * const nscc_routine_names[NSCC_R_COUNT] = { NSCC_ROUTINES };
+#undef EM
+#undef EMe
 
 #define NSCC_NAMES_U32		NULL
 #define NSCC_NAMES_BOOL		NULL

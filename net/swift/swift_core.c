@@ -30,15 +30,11 @@ const struct fabric_attr_desc swift_attr_descs[SWIFT_ATTR_COUNT] = {
 #undef SWIFT_ATTR
 };
 
-const char * const swift_decision_names[SWIFT_DECISION_COUNT] = {
-	[SWIFT_AI]		= "ai",
-	[SWIFT_MD]		= "md",
-	[SWIFT_HOLD]		= "hold",
-	[SWIFT_NO_MD]		= "no_md",
-	[SWIFT_RTO]		= "rto",
-	[SWIFT_RTO_RESET]	= "rto_reset",
-	[SWIFT_RECOVERY]	= "recovery",
-};
+#define EM(a, b)	#b,
+#define EMe(a, b)	#b,
+const char * const swift_decision_names[SWIFT_DECISION_COUNT] = { SWIFT_DECISIONS };
+#undef EM
+#undef EMe
 
 void swift_params_init(struct swift_params *p)
 {

@@ -55,18 +55,25 @@ struct dcqcn_params {
 /* dcqcn_catch_up(): set in its result when it closed the episode. */
 #define DCQCN_CATCHUP_LIMIT	0x80000000U
 
-/* What a run of the loop did (the tracepoint's "phase"). */
-enum dcqcn_phase {
-	DCQCN_RUN_START,	/* the reduction that begins an episode */
-	DCQCN_RUN_CUT,		/* fast-recovery reduction */
-	DCQCN_RUN_AI_DOWN,	/* additive-phase reduction: target - step */
-	DCQCN_RUN_NO_CNP,	/* reduction half without CNPs */
-	DCQCN_RUN_FR_UP,	/* fast-recovery increase */
-	DCQCN_RUN_AI_UP,	/* additive increase */
-	DCQCN_RUN_HOLD,		/* increase half held back by CNPs */
-	DCQCN_RUN_END,		/* the increase that ended the episode */
-	DCQCN_RUN_COUNT
-};
+/* What a run of the loop did (the tracepoint's "phase"): one EM(value,
+ * name) row each, EMe() for the last; the list makes the enum,
+ * dcqcn_phase_names[] and the tracepoint's symbols (dcqcn_trace.h).
+ */
+#define DCQCN_PHASES							\
+	EM(DCQCN_RUN_START, start)	/* the reduction starting an episode */ \
+	EM(DCQCN_RUN_CUT, cut)		/* fast-recovery reduction */	\
+	EM(DCQCN_RUN_AI_DOWN, ai_down)	/* additive phase: target - step */ \
+	EM(DCQCN_RUN_NO_CNP, no_cnp)	/* reduction half without CNPs */ \
+	EM(DCQCN_RUN_FR_UP, fr_up)	/* fast-recovery increase */	\
+	EM(DCQCN_RUN_AI_UP, ai_up)	/* additive increase */		\
+	EM(DCQCN_RUN_HOLD, hold)	/* increase held back by CNPs */ \
+	EMe(DCQCN_RUN_END, end)		/* the increase ending the episode */
+
+#define EM(a, b)	a,
+#define EMe(a, b)	a,
+enum dcqcn_phase { DCQCN_PHASES DCQCN_RUN_COUNT };
+#undef EM
+#undef EMe
 
 struct dcqcn {
 	u64 next_run;		/* ns: the next half-interval boundary */

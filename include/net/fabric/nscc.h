@@ -25,10 +25,23 @@
 
 #include <net/fabric/attr.h>
 
-enum nscc_flavour {
-	NSCC_FLAVOUR_MRC = 0,
-	NSCC_FLAVOUR_UET = 1,
-};
+/*
+ * Enum lists: one EM(value, name) row per value, EMe() for the last.  Each
+ * list makes the enum, the core's names array and, in the tracepoint
+ * header, TRACE_DEFINE_ENUM and __print_symbolic, so the four cannot
+ * disagree and perf and trace-cmd print names (include/trace/events/sock.h
+ * does the same).  A user defines EM and EMe, expands the list, and
+ * undefines them.
+ */
+#define NSCC_FLAVOURS				\
+	EM(NSCC_FLAVOUR_MRC, mrc)		\
+	EMe(NSCC_FLAVOUR_UET, uet)
+
+#define EM(a, b)	a,
+#define EMe(a, b)	a,
+enum nscc_flavour { NSCC_FLAVOURS NSCC_FLAVOUR_COUNT };
+#undef EM
+#undef EMe
 
 /* Nominal header bytes per flavour on the NICs the spec pages describe. */
 #define NSCC_MRC_HDR_BYTES	60
@@ -49,23 +62,27 @@ struct nscc_params {
 #define NSCC_P(p, name) ((p)->v[NSCC_ATTR_##name])
 
 /* The routine an event took; also the tracepoint's "routine" field. */
-enum nscc_routine {
-	NSCC_R_NONE,		/* no RTT sample: bytes released only */
-	NSCC_R_PROPORTIONAL,
-	NSCC_R_FAST,
-	NSCC_R_FAIR,
-	NSCC_R_MD,		/* multiplicative decrease ran (maybe no cut) */
-	NSCC_R_HOLD,		/* ECN below target, or receiver-limited */
-	NSCC_R_QA,		/* Quick Adapt fired */
-	NSCC_R_QA_IGNORE,	/* swallowed by Quick Adapt's ignore phase */
-	NSCC_R_TRIM,		/* trim NACK shrank the window */
-	NSCC_R_NACK,		/* other NACK: bytes released only */
-	NSCC_R_LOSS,		/* presumed loss */
-	NSCC_R_CACK,		/* cumulative ACK: bytes released only */
-	NSCC_R_SEND,
-	NSCC_R_DISABLED,	/* nscc_enable is 0 */
-	NSCC_R_COUNT
-};
+#define NSCC_ROUTINES							\
+	EM(NSCC_R_NONE, none)		/* no RTT sample: bytes released */ \
+	EM(NSCC_R_PROPORTIONAL, proportional)				\
+	EM(NSCC_R_FAST, fast)						\
+	EM(NSCC_R_FAIR, fair)						\
+	EM(NSCC_R_MD, md)		/* multiplicative decrease ran */ \
+	EM(NSCC_R_HOLD, hold)		/* ECN below target, or rx-limited */ \
+	EM(NSCC_R_QA, qa)		/* Quick Adapt fired */		\
+	EM(NSCC_R_QA_IGNORE, qa_ignore)	/* in Quick Adapt's ignore phase */ \
+	EM(NSCC_R_TRIM, trim)		/* trim NACK shrank the window */ \
+	EM(NSCC_R_NACK, nack)		/* other NACK: bytes released */ \
+	EM(NSCC_R_LOSS, loss)		/* presumed loss */		\
+	EM(NSCC_R_CACK, cack)		/* cumulative ACK: bytes released */ \
+	EM(NSCC_R_SEND, send)						\
+	EMe(NSCC_R_DISABLED, disabled)	/* nscc_enable is 0 */
+
+#define EM(a, b)	a,
+#define EMe(a, b)	a,
+enum nscc_routine { NSCC_ROUTINES NSCC_R_COUNT };
+#undef EM
+#undef EMe
 
 /* Constants derived once per window from the parameters (section 5). */
 struct nscc_cfg {
@@ -165,7 +182,7 @@ struct nscc_ack {
 #define NSCC_MAX_EVENT_BYTES	BIT_ULL(40)
 #define NSCC_MAX_RTT_NS		1000000000000ULL
 
-extern const char * const nscc_flavour_names[2];
+extern const char * const nscc_flavour_names[NSCC_FLAVOUR_COUNT];
 extern const struct fabric_attr_desc nscc_attr_descs[NSCC_ATTR_COUNT];
 extern const char * const nscc_routine_names[NSCC_R_COUNT];
 

@@ -36,17 +36,24 @@ struct swift_params {
 
 #define SWIFT_P(p, name) ((p)->v[SWIFT_ATTR_##name])
 
-/* What an update did (the tracepoint's "decision"). */
-enum swift_decision {
-	SWIFT_AI,		/* below target: additive increase */
-	SWIFT_MD,		/* above target: multiplicative decrease */
-	SWIFT_HOLD,		/* above target, decreased less than an RTT ago */
-	SWIFT_NO_MD,		/* above target, sample not fit for a decrease */
-	SWIFT_RTO,		/* timeout: cut by max_mdf (or held) */
-	SWIFT_RTO_RESET,	/* retx_reset_threshold timeouts: min_cwnd */
-	SWIFT_RECOVERY,		/* fast recovery: cut by max_mdf (or held) */
-	SWIFT_DECISION_COUNT
-};
+/* What an update did (the tracepoint's "decision"): one EM(value, name)
+ * row each, EMe() for the last; the list makes the enum,
+ * swift_decision_names[] and the tracepoint's symbols (swift_trace.h).
+ */
+#define SWIFT_DECISIONS							\
+	EM(SWIFT_AI, ai)		/* below target: additive increase */ \
+	EM(SWIFT_MD, md)		/* above target: decrease */	\
+	EM(SWIFT_HOLD, hold)		/* above, decreased < an RTT ago */ \
+	EM(SWIFT_NO_MD, no_md)		/* above, sample unfit to decrease */ \
+	EM(SWIFT_RTO, rto)		/* timeout: cut by max_mdf or held */ \
+	EM(SWIFT_RTO_RESET, rto_reset)	/* retx_reset_threshold: min_cwnd */ \
+	EMe(SWIFT_RECOVERY, recovery)	/* fast recovery: max_mdf or held */
+
+#define EM(a, b)	a,
+#define EMe(a, b)	a,
+enum swift_decision { SWIFT_DECISIONS SWIFT_DECISION_COUNT };
+#undef EM
+#undef EMe
 
 struct swift {
 	u64 t_last_decrease;	/* ns */
