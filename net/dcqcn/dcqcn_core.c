@@ -1,29 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * DCQCN core: the rate-control loop of the project's spec page (a
- * DCQCN-style loop, not the paper's), as the exact state machine of
- * notes/dcqcn-swift.md section 1.3, with the note's binding choices for
- * what the page leaves open (section 1.5): initial alpha from an
- * attribute; alpha updated before the cut; counts cleared after each
- * reduction half and at the episode's end; the NCLPI counter reset at
- * episode start; the episode ends strictly within the end gap; the floor
- * applies to the current rate only; additive-phase reductions literal
- * (they may raise the current rate, vector D4).
+ * DCQCN core: the rate-control loop of the Scala RoCE NIC's "Congestion
+ * control" page (a DCQCN-style loop, not the paper's), as an exact state
+ * machine.  Where the page is silent it takes these choices (see
+ * Documentation/networking/dcqcn.rst, "Design decisions"): initial alpha
+ * from an attribute (1.0, as in the paper), never reset between episodes;
+ * alpha updated before the cut, as the paper's authors' simulator does;
+ * counts cleared after each reduction half and at the episode's end, so
+ * the run that starts an episode sees every packet since the last one
+ * ended; the NCLPI counter reset at episode start only (the page's "every
+ * sixth such half"); the episode ends strictly within the end gap; the
+ * floor applies to the current rate only; additive-phase reductions are
+ * literal: the current rate moves halfway to the new target, which raises
+ * it when that target is above it.
  *
  * Beyond the page: the end gap scales with line rate (episode_end_gap_ppm,
  * the page's 0.1 Gbps at 400 Gbps), so slow links still recover through
  * additive increase; the floor is never below DCQCN_MIN_RATE_KBPS, so the
  * rate never reaches 0; the floor bounds every change of the current rate,
- * increases included (the target may be below it, 1.5 item 6).
+ * increases included (additive-phase reductions may take the target below
+ * it, and an increase moves halfway to the target).
  *
  * Pure C, no clock: dcqcn_catch_up() replays the boundaries that have
- * elapsed, in order and bounded (notes 1.7), instead of a timer; it is the
- * TCP module's and ccreplay's one catch-up.  Rates in kb/s (u32 holds 3.2
- * Tb/s), alpha Q16.
+ * elapsed, in order and bounded, instead of a timer (a per-socket timer
+ * would take most of icsk_ca_priv and its own locking, and the replay
+ * gives the same runs at the same instants); it is the TCP module's and
+ * ccreplay's one catch-up.  Rates in kb/s (u32 holds 3.2 Tb/s), alpha Q16.
  *
  * References: Zhu et al., "Congestion Control for Large-Scale RDMA
- * Deployments", SIGCOMM 2015 (the paper this loop departs from);
- * ../shared/spec/dcqcn-roce-nic.md.
+ * Deployments", SIGCOMM 2015 (the paper this loop departs from); the
+ * Scala RoCE NIC's "Congestion control" page, "The rate control loop".
  */
 #include <net/fabric/dcqcn.h>
 

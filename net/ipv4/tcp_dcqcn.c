@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * TCP DCQCN: the DCQCN-style rate loop of the project's spec page
- * (../shared/spec/dcqcn-roce-nic.md) as a tcp_congestion_ops, "dcqcn".
+ * TCP DCQCN: the DCQCN rate loop of RoCE NICs (Zhu et al., SIGCOMM 2015,
+ * with the NIC parameters of Documentation/networking/dcqcn.rst) as a
+ * tcp_congestion_ops, "dcqcn".
  *
  * The loop is the pure core net/dcqcn/dcqcn_core.c.  This file maps TCP's
- * signals onto it (notes/dcqcn-swift.md sections 1.6-1.8):
+ * signals onto it (Documentation/networking/dcqcn.rst, "How TCP carries
+ * DCQCN"):
  *
  *   - CNPs.  The receiver echoes CE packet by packet, DCTCP style
  *     (net/ipv4/fabric_tcp.c); a CNP is one packet newly delivered with an

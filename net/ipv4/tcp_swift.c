@@ -4,7 +4,7 @@
  * tcp_congestion_ops, "swift".
  *
  * The algorithm is the pure core net/swift/swift_core.c.  This file maps
- * TCP onto it (notes/dcqcn-swift.md sections 2.3 and 2.4):
+ * TCP onto it (Documentation/networking/swift.rst, "The TCP mapping"):
  *
  *   - Delay is rs->rtt_us, the RTT of the last (S)ACKed segment; ACKed
  *     packets are rs->acked_sacked; the once-per-RTT guard and the pacing

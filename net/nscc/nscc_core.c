@@ -1,30 +1,54 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * NSCC core: the window algorithm of Ultra Ethernet 1.0 section 3.6.13,
- * in the two flavours of the project's spec pages (mrc, uet).
+ * in the two flavours of the Scala MRC NIC and Scala UET NIC pages
+ * ("Congestion control"): mrc and uet.
  *
  * Pure C: no sockets, no skbs, no clocks.  The same file builds into
  * tcp_nscc.ko, the userspace unit tests and tools/ccreplay (see
- * include/net/fabric/core.h).  Integer and Q16 fixed point only (D8).
+ * include/net/fabric/core.h).  Integer and Q16 fixed point only, as
+ * kernel code has no floating point: fractional attributes are written
+ * in thousandths, the gains derived from them are Q16.
  *
- * Per-ACK order (notes/nscc.md section 4): release bytes; receiver
- * penalty (uet); stop without an RTT sample; base RTT and delay average;
- * Quick Adapt; one routine chosen by delay (and ECN echo, uet);
- * fulfill_adjustment on the ConfigBaseRTT period or past 8 nominal
+ * Per-ACK order (UET 1.0 NSCC.OnACK, which both pages follow): release
+ * bytes; receiver penalty (uet); stop without an RTT sample; base RTT and
+ * delay average; Quick Adapt; one routine chosen by delay (and ECN echo,
+ * uet); fulfill_adjustment on the ConfigBaseRTT period or past 8 nominal
  * packets; bounds.
  *
- * Decisions followed (notes/nscc.md): D1 alpha = A x sa x sb x MTU /
- * target with sb = target / ReferenceNetworkRTT, so the target cancels;
- * D2 fast increase 0.25 x FastIncreaseMultiplier x sa bytes per acked
- * byte; D3/D4 "MTU" is the nominal packet; D5 receiver penalty with the
- * inflight cap; D7 the reference BDP from ReferenceNetworkLinkSpeed x
- * ReferenceNetworkRTT.  Pitfalls P1 (eta once per period, last_adjust
- * moved only with eta), P2 (inc / cwnd uncapped), P3 (one routine per
- * ACK), P5 (floor inside MD), P13 (u64 accumulators), P14 (stop without
- * an RTT sample), P17 (timers start at creation).
+ * Where the spec and the pages leave room (see
+ * Documentation/networking/nscc.rst, "Design decisions"):
+ *  - alpha = A x sa x sb x MTU / target with sa = BDP / reference BDP and
+ *    sb = target / ReferenceNetworkRTT, the spec's formula, so the target
+ *    cancels out;
+ *  - fast increase adds FastIncreaseMultiplier x 0.25 x sa bytes per
+ *    acked byte, so the default multiplier of 1.0 is the spec's 0.25;
+ *  - "MTU" in every gain, in the floor and in the 8-packet rule is the
+ *    nominal packet, the IP datagram, which both ends count alike;
+ *  - the receiver penalty caps the window at the bytes in flight, then
+ *    subtracts, as the UET page says;
+ *  - the reference BDP is ReferenceNetworkLinkSpeed x ReferenceNetworkRTT
+ *    (300,000 bytes at the defaults, so sa is 1 there).
+ *
+ * What the reference simulator's history taught, and this core keeps:
+ *  - eta is added at most once per config base RTT, in one place, and
+ *    last_adjust moves only when it is (else the additive term can come
+ *    twice in one period);
+ *  - the pending increase is applied as inc / cwnd without a cap (a cap
+ *    turns the additive increase multiplicative);
+ *  - exactly one routine per ACK;
+ *  - multiplicative decrease keeps its own floor of one packet;
+ *  - the byte counters and the pending increase are u64 (the pending
+ *    increase is Q16 bytes squared: one packet's fair increase is far
+ *    beyond 32 bits);
+ *  - an ACK without a valid RTT sample stops after the penalty, as the
+ *    spec says;
+ *  - the timers start at creation, not at 0, and Quick Adapt's window is
+ *    over at now >= its end time, as the spec says.
  *
  * References: UET 1.0 section 3.6.13; ultraethernet/uet-htsim
- * htsim/sim/uec.cpp (the reference simulator); ../shared/spec/nscc-*.txt.
+ * htsim/sim/uec.cpp (the reference simulator); the Scala MRC NIC and
+ * Scala UET NIC "Congestion control" pages.
  */
 #include <net/fabric/nscc.h>
 
@@ -86,8 +110,8 @@ static u64 nscc_bdp(u32 rate_mbps, u64 rtt_ns)
 	return div_u64((u64)rate_mbps * rtt_ns, 8000);
 }
 
-/* What scales with the nominal packet and the config base RTT (D1-D3):
- * the increase gains, the adjust period in bytes, and the window's bounds.
+/* What scales with the nominal packet and the config base RTT: the
+ * increase gains, the adjust period in bytes, and the window's bounds.
  */
 static void nscc_cfg_scale(struct nscc *n)
 {
@@ -100,9 +124,12 @@ static void nscc_cfg_scale(struct nscc *n)
 				      NSCC_P(p, reference_network_rtt_ns)), 1);
 
 	/* alpha = A x sa x sb x MTU / target = A x MTU x bdp / (ref_bdp x
-	 * ref_rtt), Q16 bytes per ns per acked byte (D1);
-	 * fi = F x MTU x sa bytes; fi_scale = S x 0.25 x sa (D2);
-	 * eta = E x MTU x sa bytes.  The multipliers are thousandths (D8).
+	 * ref_rtt), Q16 bytes per ns per acked byte: sb = target / ref_rtt,
+	 * so the target cancels;
+	 * fi = F x MTU x sa bytes; fi_scale = S x 0.25 x sa, so S = 1.0 is
+	 * the spec's 0.25;
+	 * eta = E x MTU x sa bytes.  The multipliers are thousandths, as
+	 * the kernel has no floating point.
 	 */
 	ref_ns = fabric_mul_sat(ref_bdp * 1000, NSCC_P(p, reference_network_rtt_ns));
 	c->alpha_q = fabric_muldiv((u64)NSCC_P(p, alpha_multiplier) * c->mtu,
@@ -122,8 +149,9 @@ static void nscc_cfg_scale(struct nscc *n)
 	n->max_wnd = max_t(u64, n->max_wnd, c->mtu);
 }
 
-/* The config base RTT and what follows from it: the target (section 5),
- * then what nscc_cfg_scale() derives.
+/* The config base RTT and what follows from it: the target (UET 1.0
+ * section 3.6.13.3: 0.75 x the base with trimming, the base without;
+ * or the pages' override), then what nscc_cfg_scale() derives.
  */
 static void nscc_cfg_base(struct nscc *n, u64 rtt)
 {
@@ -164,7 +192,7 @@ void nscc_init(struct nscc *n, const struct nscc_params *p, u32 mtu, u64 now)
 	struct nscc_cfg *c = &n->cfg;
 	u64 rtt = NSCC_P(p, config_base_rtt_ns);
 
-	*n = (struct nscc){ 0 };	/* P6: all state starts at zero */
+	*n = (struct nscc){ 0 };	/* all state starts at zero */
 	n->p = *p;
 	c->flavour = NSCC_P(p, flavour);
 	c->trimming = NSCC_P(p, trimming_enabled);
@@ -324,9 +352,10 @@ static void nscc_update_delay(struct nscc *n, u64 d)
 	n->avg_q += (diff * (s64)n->cfg.dalpha_q) >> Q16;
 }
 
-/* Quick Adapt (notes section 3.4).  Returns true when the caller must stop
- * processing this event: QA fired, or a marked event was swallowed by the
- * ignore phase.  The first call opens the first observation window.
+/* Quick Adapt (UET 1.0 section 3.6.13.6).  Returns true when the caller
+ * must stop processing this event: QA fired, or a marked event was
+ * swallowed by the ignore phase.  The first call opens the first
+ * observation window.
  */
 static bool nscc_quick_adapt(struct nscc *n, u64 now, bool is_loss,
 			     bool marked, u64 d, enum nscc_routine *r)
@@ -365,7 +394,10 @@ static bool nscc_quick_adapt(struct nscc *n, u64 now, bool is_loss,
 	return done;
 }
 
-/* Fast increase, entered from proportional increase only (section 3.6). */
+/* Fast increase, entered from proportional increase only, as the spec's
+ * fast_increase is: so only unmarked ACKs below the target, not
+ * receiver-limited, reach it.
+ */
 static bool nscc_fast_increase(struct nscc *n, u64 b, u64 d)
 {
 	const struct nscc_cfg *c = &n->cfg;
@@ -426,7 +458,10 @@ static enum nscc_routine nscc_md(struct nscc *n, u64 now)
 	return NSCC_R_MD;
 }
 
-/* Apply the pending increase; eta at most once per ConfigBaseRTT (P1). */
+/* Apply the pending increase; eta at most once per ConfigBaseRTT, and
+ * last_adjust moves only when it is added, so the period runs from the
+ * last eta (or creation) and eta cannot come twice in one.
+ */
 static void nscc_fulfill(struct nscc *n, u64 now)
 {
 	const struct nscc_cfg *c = &n->cfg;
@@ -446,7 +481,9 @@ static void nscc_fulfill(struct nscc *n, u64 now)
 	n->st.fulfills++;
 }
 
-/* uet: returns true when the ACK is receiver-limited (section 3.10). */
+/* uet: returns true when the ACK is receiver-limited, which blocks this
+ * ACK's fair and proportional increase (the spec's apply_cwnd_penalty).
+ */
 static bool nscc_penalty(struct nscc *n, const struct nscc_ack *a)
 {
 	if (a->pen > 0) {

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Swift core: Algorithm 1 of Kumar et al., SIGCOMM 2020, with the target
- * delay scaled by hops and by the window (flow scaling), as reconstructed
- * and cross-checked in notes/dcqcn-swift.md section 2.1, with that note's
- * choices: the Isekai defaults, a strict "<" when deciding whether a
- * decrease happened (so an ACK that leaves the window alone does not push
- * the next decrease back), the fabric window only (no endpoint window).
+ * delay scaled by hops and by the window (flow scaling), in the form
+ * Google's Isekai and csg-htsim implement alike (the only one that gives
+ * fs_range at fs_min_cwnd and 0 at fs_max_cwnd).  Choices (see
+ * Documentation/networking/swift.rst, "Design decisions"): the Isekai
+ * defaults, as the paper gives few values; a strict "<" when deciding
+ * whether a decrease happened (so an ACK that leaves the window alone does
+ * not push the next decrease back); srtt for the once-per-RTT guard; the
+ * fabric window only (no endpoint window: TCP echoes no remote queueing
+ * delay).
  *
  * Fixed point: windows Q16 packets (resolution 1.5e-5, below the paper's
  * 0.001-packet minimum), factors Q16, delays ns.  The flow-scaling

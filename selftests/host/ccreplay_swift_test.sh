@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# ccreplay --algo swift: the columns and the note's vectors through the
-# command line (notes/dcqcn-swift.md 4.2, three hops): at 20 packets the
+# ccreplay --algo swift: the columns and the unit tests' vectors through
+# the command line (Isekai defaults, three hops): at 20 packets the
 # target is 33.197 us; a 60 us delay cuts to 12.853 packets; within an
 # srtt (40 us) nothing more happens; at 0.25 packets the gap is srtt / cwnd
 # = 160 us; three timeouts end at the minimum window.  TAP output.

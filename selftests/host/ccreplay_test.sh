@@ -90,8 +90,9 @@ printf '0 ack rtt=0 acked=1\n' |
 [[ $? -eq 0 && $(col 1 0) == "0 ack 10000 0 0" ]]
 tap_ok $? "swift: a zero delay at a zero target leaves the window (10000), no SIGFPE"
 
-# DCQCN: fast_recovery_attempt 0 still begins the episode with a cut, the
-# note's D1: 100 packets, one CNP, alpha 0.505, 400 x (1 - 0.505 / 2).
+# DCQCN: fast_recovery_attempt 0 still begins the episode with a cut, as
+# in the vector "one CNP after 100 packets": alpha 0.505, and
+# 400 x (1 - 0.505 / 2).
 printf '0 tx pkts=100\n0 cnp\n' | "$CCR" --algo dcqcn --set fast_recovery_attempt=0 >"$t/out"
 [[ $(col 2 0) == "0 cnp 299002.076 400000.000 0.504990 0 1" ]]
 tap_ok $? "dcqcn: fast_recovery_attempt=0, the first CNP cuts to 299002.076 (not 398000)"

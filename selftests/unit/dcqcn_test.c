@@ -2,21 +2,32 @@
 /*
  * Userspace unit tests of the DCQCN core (include/net/fabric/dcqcn.h).
  *
- * Written from the spec page (shared/spec/dcqcn-roce-nic.md: "The rate
- * control loop" and its "Worked example") and from the project's note
- * (shared/notes/dcqcn-swift.md: the Decisions, the state machine of 1.3,
- * the left-hand choices of 1.5, the catch-up of 1.7 and the vectors D1-D6
- * of 4.1), not from the implementation: they are the independent check of
- * net/dcqcn/dcqcn_core.c.
+ * Written from the Scala RoCE NIC's "Congestion control" page ("The rate
+ * control loop" and its "Worked example"), from the choices the project
+ * takes where the page is silent (Documentation/networking/dcqcn.rst,
+ * "Design decisions"), and from vectors that an independent
+ * floating-point model of the loop computed, not from the
+ * implementation: they are the independent check of
+ * net/dcqcn/dcqcn_core.c.  The vectors, at 400 Gb/s with every attribute
+ * at its default and an initial alpha of 1.0:
+ *  - "first CNP": one CNP after 100 packets, at t = 0, starts an episode;
+ *  - "recovery": then no more CNPs and no sends until the episode ends;
+ *  - "marking": persistent marking, 10 packets and one CNP an interval;
+ *  - "AI down", "AI down to FR", "below FRA": reductions while in
+ *    additive increase;
+ *  - "floor cut": a cut that the floor stops;
+ *  - "replay": the next event comes late, and catching up to it equals
+ *    a timer.
  *
  * Conventions: rates in kb/s, times in ns, alpha in Q16.  An event at time
  * t first catches up to t (every boundary at or before t runs), then counts
- * the packets sent, then the CNPs (note 1.7).  The note's float values are
- * checked within 0.01 % (want / 10000 + 1 kb/s); alpha within a Q16 unit or
- * two where the note's own Q16 arithmetic (D1: F = floor(65536 cnp / pkts),
- * one truncation per run) cannot reach the float value.  Preconditions of
- * D4 and D5 are set by writing the fields of struct dcqcn directly after an
- * episode has started.
+ * the packets sent, then the CNPs: an ACK's CNPs arrive after the
+ * boundaries it replays.  The model's float values are checked within
+ * 0.01 % (want / 10000 + 1 kb/s); alpha within a Q16 unit or two where the
+ * core's Q16 arithmetic (F = floor(65536 cnp / pkts), one truncation per
+ * run) cannot reach the float value.  Preconditions of the additive-phase
+ * and floor vectors are set by writing the fields of struct dcqcn
+ * directly after an episode has started.
  */
 #include <string.h>
 
@@ -66,7 +77,7 @@ static bool event(struct dcqcn *d, u64 t, u32 pkts, u32 cnps)
 	return cnps ? dcqcn_on_cnp(d, t, cnps) : false;
 }
 
-/* A rate in kb/s within 0.01 % of the note's value in Gb/s. */
+/* A rate in kb/s within 0.01 % of the vector's value in Gb/s. */
 static void rate_near(u64 got, double gbps, const char *name)
 {
 	long long want = (long long)(gbps * 1e6 + 0.5);
@@ -74,7 +85,7 @@ static void rate_near(u64 got, double gbps, const char *name)
 	TAP_NEAR(got, want, want / 10000 + 1, "%s", name);
 }
 
-/* alpha (Q16) near the note's float value. */
+/* alpha (Q16) near the vector's float value. */
 static void alpha_near(u32 got, double a, long long tol, const char *name)
 {
 	TAP_NEAR(got, (long long)(a * Q16 + 0.5), tol, "%s", name);
@@ -103,7 +114,7 @@ static bool is_increase(const struct dcqcn *d)
 	       d->last_phase == DCQCN_RUN_END;
 }
 
-/* D1: 100 packets sent since the last clear, one CNP at t = 0. */
+/* "first CNP": 100 packets sent since the last clear, one CNP at t = 0. */
 static bool d1_start(struct dcqcn *d)
 {
 	setup(d);
@@ -111,9 +122,10 @@ static bool d1_start(struct dcqcn *d)
 }
 
 /*
- * D3's marking: in each interval [45k, 45k + 45) us the flow sends 10
- * packets and gets one CNP, both at 45k + 10 us.  Plays every such event
- * at or before until (from *next on), then catches up to until.
+ * The marking of "marking": in each interval [45k, 45k + 45) us the flow
+ * sends 10 packets and gets one CNP, both at 45k + 10 us.  Plays every
+ * such event at or before until (from *next on), then catches up to
+ * until.
  */
 static void d3_play(struct dcqcn *d, u64 *next, u64 until)
 {
@@ -168,7 +180,7 @@ static void t_defaults(void)
 	TAP_EQ(DCQCN_P(&p, minimum_rate_percentage), 100,
 	       "defaults: MinimumRatePercentage 0.10");
 	TAP_EQ(DCQCN_P(&p, initial_alpha), 1000,
-	       "defaults: initial alpha 1.0 (note 1.5 item 1)");
+	       "defaults: initial alpha 1.0 (the paper's)");
 
 	setup_with(&d, &p);
 	TAP_EQ(d.line_kbps, LINE, "init: line rate 400 Gb/s");
@@ -189,7 +201,8 @@ static void t_worked_example(void)
 	int n, bad;
 
 	d1_start(&d);
-	TAP_EQ(d.half_ns, 22500, "worked example: loop period 45 / 2 = 22.5 us");
+	TAP_EQ(d.half_ns, 22500,
+	       "worked example: loop period 45 / 2 = 22.5 us");
 	TAP_EQ(d.rt_kbps, LINE,
 	       "worked example: target at the start = rate at the start 400");
 	TAP_EQ(d.step_kbps, STEP,
@@ -238,28 +251,29 @@ static void t_worked_example(void)
 }
 
 /* ------------------------------------------------------------------ */
-/* D1-D2: episode start and recovery without further CNPs */
+/* "first CNP" and "recovery": episode start, then no further CNPs */
 
 static void t_d1(void)
 {
 	struct dcqcn d;
 
-	tap_ok(d1_start(&d), "D1 the first CNP starts an episode (returns true)");
-	TAP_EQ(d.congested, 1, "D1 congested");
-	TAP_EQ(d.rt_kbps, LINE, "D1 RT 400");
-	TAP_EQ(d.step_kbps, STEP, "D1 step 4 Gb/s");
-	TAP_EQ(d.floor_kbps, FLOOR, "D1 floor 40 Gb/s");
+	tap_ok(d1_start(&d), "first CNP: starts an episode (returns true)");
+	TAP_EQ(d.congested, 1, "first CNP: congested");
+	TAP_EQ(d.rt_kbps, LINE, "first CNP: RT 400");
+	TAP_EQ(d.step_kbps, STEP, "first CNP: step 4 Gb/s");
+	TAP_EQ(d.floor_kbps, FLOOR, "first CNP: floor 40 Gb/s");
 	/* F_q = 655; (32768 x 65536 + 32768 x 655) >> 16 = 33095 */
-	TAP_NEAR(d.alpha, 33095, 1, "D1 alpha 0.505 (Q16 33095)");
+	TAP_NEAR(d.alpha, 33095, 1, "first CNP: alpha 0.505 (Q16 33095)");
 	/* 400000000 - floor(400000000 x 33095 / 2^17) */
-	TAP_EQ(d.rc_kbps, 299002076, "D1 RC 299002076 kb/s (kernel units)");
-	rate_near(d.rc_kbps, 299.0, "D1 RC 299 Gb/s within 0.01%");
-	TAP_EQ(d.rcount, 0, "D1 rcount 0");
-	TAP_EQ(d.cnp_cnt, 0, "D1 CNP count cleared");
-	TAP_EQ(d.pkt_cnt, 0, "D1 packet count cleared");
-	TAP_EQ(d.next_run, 22500, "D1 next run at 22.5 us");
-	TAP_EQ(d.next_is_reduce, 0, "D1 next run is an increase half");
-	phase_is(&d, DCQCN_RUN_START, "D1 phase: episode start");
+	TAP_EQ(d.rc_kbps, 299002076,
+	       "first CNP: RC 299002076 kb/s (kernel units)");
+	rate_near(d.rc_kbps, 299.0, "first CNP: RC 299 Gb/s within 0.01%");
+	TAP_EQ(d.rcount, 0, "first CNP: rcount 0");
+	TAP_EQ(d.cnp_cnt, 0, "first CNP: CNP count cleared");
+	TAP_EQ(d.pkt_cnt, 0, "first CNP: packet count cleared");
+	TAP_EQ(d.next_run, 22500, "first CNP: next run at 22.5 us");
+	TAP_EQ(d.next_is_reduce, 0, "first CNP: next run is an increase half");
+	phase_is(&d, DCQCN_RUN_START, "first CNP: phase: episode start");
 }
 
 static const struct {
@@ -269,16 +283,16 @@ static const struct {
 	s32 rcount;
 	const char *name;
 } d2_rows[] = {
-	{ 22500, DCQCN_RUN_FR_UP, 349.5, 1, "D2 22.5 us" },
-	{ 45000, DCQCN_RUN_NO_CNP, 349.5, 1, "D2 45 us" },
-	{ 67500, DCQCN_RUN_FR_UP, 374.75, 2, "D2 67.5 us" },
-	{ 112500, DCQCN_RUN_FR_UP, 387.375, 3, "D2 112.5 us" },
-	{ 157500, DCQCN_RUN_AI_UP, 393.6875, 4, "D2 157.5 us" },
-	{ 202500, DCQCN_RUN_AI_UP, 396.84375, 5, "D2 202.5 us" },
-	{ 247500, DCQCN_RUN_AI_UP, 398.421875, 6, "D2 247.5 us" },
-	{ 292500, DCQCN_RUN_AI_UP, 399.2109375, 7, "D2 292.5 us" },
-	{ 337500, DCQCN_RUN_AI_UP, 399.60546875, 8, "D2 337.5 us" },
-	{ 382500, DCQCN_RUN_AI_UP, 399.802734375, 9, "D2 382.5 us" },
+	{ 22500, DCQCN_RUN_FR_UP, 349.5, 1, "recovery 22.5 us" },
+	{ 45000, DCQCN_RUN_NO_CNP, 349.5, 1, "recovery 45 us" },
+	{ 67500, DCQCN_RUN_FR_UP, 374.75, 2, "recovery 67.5 us" },
+	{ 112500, DCQCN_RUN_FR_UP, 387.375, 3, "recovery 112.5 us" },
+	{ 157500, DCQCN_RUN_AI_UP, 393.6875, 4, "recovery 157.5 us" },
+	{ 202500, DCQCN_RUN_AI_UP, 396.84375, 5, "recovery 202.5 us" },
+	{ 247500, DCQCN_RUN_AI_UP, 398.421875, 6, "recovery 247.5 us" },
+	{ 292500, DCQCN_RUN_AI_UP, 399.2109375, 7, "recovery 292.5 us" },
+	{ 337500, DCQCN_RUN_AI_UP, 399.60546875, 8, "recovery 337.5 us" },
+	{ 382500, DCQCN_RUN_AI_UP, 399.802734375, 9, "recovery 382.5 us" },
 };
 
 static void t_d2(void)
@@ -302,32 +316,39 @@ static void t_d2(void)
 			 d2_rows[i].rcount);
 		TAP_EQ(d.rcount, d2_rows[i].rcount, "%s", name);
 		if (d2_rows[i].t == 45000)
-			alpha_near(d.alpha, 0.12625, 1, "D2 45 us alpha 0.12625");
+			alpha_near(d.alpha, 0.12625, 1,
+				   "recovery 45 us alpha 0.12625");
 	}
-	TAP_EQ(d.step_kbps, STEP, "D2 step still 4 Gb/s");
+	TAP_EQ(d.step_kbps, STEP, "recovery: step still 4 Gb/s");
 
 	advance(&d, 427499);
-	TAP_EQ(d.congested, 1, "D2 still congested just before 427.5 us");
+	TAP_EQ(d.congested, 1,
+	       "recovery: still congested just before 427.5 us");
 	rate_near(d.rc_kbps, 399.802734375,
-		  "D2 gap 0.197 >= 0.1: RC 399.802734375 until 427.5 us");
-	tap_ok(dcqcn_step(&d, 427500), "D2 427.5 us runs");
-	phase_is(&d, DCQCN_RUN_END, "D2 427.5 us phase end");
-	TAP_EQ(d.rc_kbps, LINE, "D2 427.5 us RC = line rate 400");
-	TAP_EQ(d.rt_kbps, LINE, "D2 427.5 us RT 400");
-	TAP_EQ(d.rcount, 10, "D2 427.5 us rcount 10");
-	TAP_EQ(d.congested, 0, "D2 427.5 us episode ends");
-	TAP_EQ(d.cnp_cnt + d.pkt_cnt, 0, "D2 counters cleared at episode end");
-	tap_ok(d.alpha < 10, "D2 alpha 0.505 x 2^-19 afterwards (Q16 %u < 10)",
+		  "recovery: gap 0.197 >= 0.1: RC 399.802734375 until 427.5 us");
+	tap_ok(dcqcn_step(&d, 427500), "recovery 427.5 us runs");
+	phase_is(&d, DCQCN_RUN_END, "recovery 427.5 us phase end");
+	TAP_EQ(d.rc_kbps, LINE, "recovery 427.5 us RC = line rate 400");
+	TAP_EQ(d.rt_kbps, LINE, "recovery 427.5 us RT 400");
+	TAP_EQ(d.rcount, 10, "recovery 427.5 us rcount 10");
+	TAP_EQ(d.congested, 0, "recovery 427.5 us episode ends");
+	TAP_EQ(d.cnp_cnt + d.pkt_cnt, 0,
+	       "recovery: counters cleared at episode end");
+	tap_ok(d.alpha < 10,
+	       "recovery: alpha 0.505 x 2^-19 afterwards (Q16 %u < 10)",
 	       d.alpha);
-	tap_ok(!dcqcn_step(&d, 1000000 * US), "D2 the loop stops after the end");
-	TAP_EQ(d.rc_kbps, LINE, "D2 line rate kept after the end");
+	tap_ok(!dcqcn_step(&d, 1000000 * US),
+	       "recovery: the loop stops after the end");
+	TAP_EQ(d.rc_kbps, LINE, "recovery: line rate kept after the end");
 }
 
 /*
- * A new episode after D2 (note 1.5 items 1 and 2): alpha was not reset
- * (0.505 x 2^-19), the counts since the end of the last episode (200
- * packets) feed the start: F = 1/200, alpha = 0.5 x 9.63e-7 + 0.0025 =
- * 0.00250048, RC = 400 x (1 - 0.00125024) = 399.499904.
+ * A new episode after "recovery": alpha is never reset between episodes
+ * (it is still 0.505 x 2^-19), and counts are cleared only after
+ * reduction halves and at an episode's end, so the counts since the end
+ * of the last episode (200 packets) feed the start: F = 1/200,
+ * alpha = 0.5 x 9.63e-7 + 0.0025 = 0.00250048,
+ * RC = 400 x (1 - 0.00125024) = 399.499904.
  */
 static void t_second_episode(void)
 {
@@ -349,7 +370,7 @@ static void t_second_episode(void)
 }
 
 /* ------------------------------------------------------------------ */
-/* D3: persistent marking */
+/* "marking": persistent marking */
 
 static void t_d3(void)
 {
@@ -359,11 +380,11 @@ static void t_d3(void)
 		double alpha;
 		const char *name;
 	} cuts[] = {
-		{ 45000, 268.913125, 0.20125, "D3 45 us FR cut" },
-		{ 90000, 252.064037, 0.1253125, "D3 90 us FR cut" },
-		{ 135000, 238.663289, 0.106328, "D3 135 us FR cut" },
-		{ 180000, 226.541338, 0.101582, "D3 180 us FR cut" },
-		{ 225000, 215.169472, 0.100396, "D3 225 us FR cut" },
+		{ 45000, 268.913125, 0.20125, "marking 45 us FR cut" },
+		{ 90000, 252.064037, 0.1253125, "marking 90 us FR cut" },
+		{ 135000, 238.663289, 0.106328, "marking 135 us FR cut" },
+		{ 180000, 226.541338, 0.101582, "marking 180 us FR cut" },
+		{ 225000, 215.169472, 0.100396, "marking 225 us FR cut" },
 	};
 	struct dcqcn d, c;
 	u64 next = 10 * US;
@@ -372,16 +393,18 @@ static void t_d3(void)
 
 	d1_start(&d);
 	d3_play(&d, &next, 22500);
-	phase_is(&d, DCQCN_RUN_HOLD, "D3 22.5 us increase half held (1)");
-	TAP_EQ(d.rc_kbps, 299002076, "D3 22.5 us RC unchanged");
+	phase_is(&d, DCQCN_RUN_HOLD, "marking 22.5 us increase half held (1)");
+	TAP_EQ(d.rc_kbps, 299002076, "marking 22.5 us RC unchanged");
 	/* F_q = 6553 (0.1): alpha 0.3025 and later values within 2 Q16 */
-	alpha_near(d.alpha, 0.3025, 2, "D3 22.5 us alpha 0.3025");
-	TAP_EQ(d.cnp_cnt, 1, "D3 increase half does not clear the CNP count");
-	TAP_EQ(d.pkt_cnt, 10, "D3 increase half does not clear the packets");
+	alpha_near(d.alpha, 0.3025, 2, "marking 22.5 us alpha 0.3025");
+	TAP_EQ(d.cnp_cnt, 1,
+	       "marking: increase half does not clear the CNP count");
+	TAP_EQ(d.pkt_cnt, 10,
+	       "marking: increase half does not clear the packets");
 	c = d;		/* a probe on a copy: the vector has one CNP here */
 	tap_ok(!dcqcn_on_cnp(&c, 30 * US, 1) && c.congested &&
 	       c.cnp_cnt == 2 && c.rc_kbps == d.rc_kbps,
-	       "D3 a CNP in an episode is counted and starts nothing");
+	       "marking: a CNP in an episode is counted and starts nothing");
 
 	for (i = 0; i < ARRAY_SIZE(cuts); i++) {
 		d3_play(&d, &next, cuts[i].t);
@@ -396,27 +419,28 @@ static void t_d3(void)
 		if (i < ARRAY_SIZE(cuts) - 1) {
 			d3_play(&d, &next, cuts[i].t + 22500);
 			snprintf(name, sizeof(name),
-				 "D3 %llu.5 us increase half held (%u)",
+				 "marking %llu.5 us increase half held (%u)",
 				 (unsigned long long)cuts[i].t / 1000 + 22,
 				 i + 2);
 			phase_is(&d, DCQCN_RUN_HOLD, name);
 		}
 	}
-	TAP_EQ(d.rcount, 0, "D3 225 us rcount 0");
-	TAP_EQ(d.cnp_cnt + d.pkt_cnt, 0, "D3 reduction half clears the counts");
+	TAP_EQ(d.rcount, 0, "marking 225 us rcount 0");
+	TAP_EQ(d.cnp_cnt + d.pkt_cnt, 0,
+	       "marking: reduction half clears the counts");
 
 	d3_play(&d, &next, 247500);
 	phase_is(&d, DCQCN_RUN_FR_UP,
-		 "D3 247.5 us 6th CNP-seeing increase half increases (FR)");
-	rate_near(d.rc_kbps, 307.584736, "D3 247.5 us RC 307.584736");
-	TAP_EQ(d.rcount, 1, "D3 247.5 us rcount 1");
-	TAP_EQ(d.rt_kbps, LINE, "D3 247.5 us RT 400");
+		 "marking 247.5 us 6th CNP-seeing increase half increases (FR)");
+	rate_near(d.rc_kbps, 307.584736, "marking 247.5 us RC 307.584736");
+	TAP_EQ(d.rcount, 1, "marking 247.5 us rcount 1");
+	TAP_EQ(d.rt_kbps, LINE, "marking 247.5 us RT 400");
 	d3_play(&d, &next, 270000);
-	phase_is(&d, DCQCN_RUN_CUT, "D3 270 us FR cut (rcount 1 < 3)");
-	rate_near(d.rc_kbps, 292.190293, "D3 270 us RC 292.190293");
-	alpha_near(d.alpha, 0.100099, 2, "D3 270 us alpha 0.100099");
-	TAP_EQ(d.rcount, 0, "D3 270 us rcount 0");
-	TAP_EQ(d.rt_kbps, LINE, "D3 270 us RT stays 400");
+	phase_is(&d, DCQCN_RUN_CUT, "marking 270 us FR cut (rcount 1 < 3)");
+	rate_near(d.rc_kbps, 292.190293, "marking 270 us RC 292.190293");
+	alpha_near(d.alpha, 0.100099, 2, "marking 270 us alpha 0.100099");
+	TAP_EQ(d.rcount, 0, "marking 270 us rcount 0");
+	TAP_EQ(d.rt_kbps, LINE, "marking 270 us RT stays 400");
 }
 
 /* Spec page: at most one increase every 6 x 45 = 270 us while CNPs last. */
@@ -442,16 +466,19 @@ static void t_d3_long(void)
 		last = b;
 	}
 	tap_ok(all_ran && d.congested,
-	       "D3 long: a run at every boundary up to 2700 us, still congested");
-	TAP_EQ(first, 247500, "D3 long: first increase at 247.5 us");
-	TAP_EQ(n, 10, "D3 long: 10 increases in 2700 us (one per 270 us)");
+	       "long marking: a run at each boundary to 2700 us, still congested");
+	TAP_EQ(first, 247500, "long marking: first increase at 247.5 us");
+	TAP_EQ(n, 10,
+	       "long marking: 10 increases in 2700 us (one per 270 us)");
 	TAP_EQ(min_gap, 270000,
-	       "D3 long: increases at least 270 us apart while CNPs continue");
-	tap_ok(floor_ok, "D3 long: RC never below the floor");
+	       "long marking: increases 270 us apart or more while CNPs last");
+	tap_ok(floor_ok, "long marking: RC never below the floor");
 }
 
 /* ------------------------------------------------------------------ */
-/* D4: reductions in additive increase (state injected, alpha 0.5) */
+/* "AI down", "AI down to FR", "below FRA": reductions in additive increase
+ * (state injected, alpha 0.5)
+ */
 
 static void t_d4(void)
 {
@@ -459,54 +486,66 @@ static void t_d4(void)
 
 	/* 50 packets and 1 CNP before the reduction half: F = 0.02 */
 	inject(&d, NULL, 380000000, 390000000, 4, Q16 / 2, 45 * US);
-	TAP_EQ(d.step_kbps, STEP, "D4 step 4 Gb/s from the episode start");
+	TAP_EQ(d.step_kbps, STEP,
+	       "AI reductions: step 4 Gb/s from the episode start");
 	event(&d, 30 * US, 50, 1);
 	advance(&d, 45 * US);
-	phase_is(&d, DCQCN_RUN_AI_DOWN, "D4a reduction in AI steps RT down");
-	alpha_near(d.alpha, 0.26, 2, "D4a alpha 0.5 x 0.5 + 0.5 x 0.02 = 0.26");
-	rate_near(d.rt_kbps, 386, "D4a RT 390 - 4 = 386");
-	rate_near(d.rc_kbps, 383, "D4a RC (380 + 386) / 2 = 383: reduction raises RC");
-	TAP_EQ(d.rcount, 3, "D4a rcount 3 (still AI)");
+	phase_is(&d, DCQCN_RUN_AI_DOWN,
+		 "AI down: reduction in AI steps RT down");
+	alpha_near(d.alpha, 0.26, 2,
+		   "AI down: alpha 0.5 x 0.5 + 0.5 x 0.02 = 0.26");
+	rate_near(d.rt_kbps, 386, "AI down: RT 390 - 4 = 386");
+	rate_near(d.rc_kbps, 383,
+		  "AI down: RC (380 + 386) / 2 = 383: reduction raises RC");
+	TAP_EQ(d.rcount, 3, "AI down: rcount 3 (still AI)");
 	advance(&d, 67500);
-	phase_is(&d, DCQCN_RUN_AI_UP, "D4a next increase half is AI");
-	alpha_near(d.alpha, 0.13, 2, "D4a alpha 0.13");
-	rate_near(d.rt_kbps, 390, "D4a RT min(400, 386 + 4) = 390");
-	rate_near(d.rc_kbps, 386.5, "D4a RC (383 + 390) / 2 = 386.5");
-	TAP_EQ(d.rcount, 4, "D4a rcount 4");
+	phase_is(&d, DCQCN_RUN_AI_UP, "AI down: next increase half is AI");
+	alpha_near(d.alpha, 0.13, 2, "AI down: alpha 0.13");
+	rate_near(d.rt_kbps, 390, "AI down: RT min(400, 386 + 4) = 390");
+	rate_near(d.rc_kbps, 386.5, "AI down: RC (383 + 390) / 2 = 386.5");
+	TAP_EQ(d.rcount, 4, "AI down: rcount 4");
 
 	inject(&d, NULL, 383000000, 386000000, 3, Q16 / 2, 90 * US);
 	event(&d, 80 * US, 50, 1);
 	advance(&d, 90 * US);
-	phase_is(&d, DCQCN_RUN_AI_DOWN, "D4b reduction at rcount 3 = FRA is AI");
-	rate_near(d.rt_kbps, 382, "D4b RT 386 - 4 = 382");
-	rate_near(d.rc_kbps, 382.5, "D4b RC (383 + 382) / 2 = 382.5");
-	TAP_EQ(d.rcount, 2, "D4b rcount 2: back in FR");
+	phase_is(&d, DCQCN_RUN_AI_DOWN,
+		 "AI down to FR: reduction at rcount 3 = FRA is AI");
+	rate_near(d.rt_kbps, 382, "AI down to FR: RT 386 - 4 = 382");
+	rate_near(d.rc_kbps, 382.5,
+		  "AI down to FR: RC (383 + 382) / 2 = 382.5");
+	TAP_EQ(d.rcount, 2, "AI down to FR: rcount 2: back in FR");
 	advance(&d, 112500);
-	phase_is(&d, DCQCN_RUN_FR_UP, "D4b next increase half is FR");
-	rate_near(d.rt_kbps, 382, "D4b FR increase leaves RT 382");
-	rate_near(d.rc_kbps, 382.25, "D4b RC (382.5 + 382) / 2 = 382.25");
-	TAP_EQ(d.rcount, 3, "D4b rcount 3");
+	phase_is(&d, DCQCN_RUN_FR_UP,
+		 "AI down to FR: next increase half is FR");
+	rate_near(d.rt_kbps, 382, "AI down to FR: FR increase leaves RT 382");
+	rate_near(d.rc_kbps, 382.25,
+		  "AI down to FR: RC (382.5 + 382) / 2 = 382.25");
+	TAP_EQ(d.rcount, 3, "AI down to FR: rcount 3");
 	event(&d, 130 * US, 50, 1);
 	advance(&d, 135 * US);
-	alpha_near(d.alpha, 0.075, 2, "D4b alpha 0.065 + 0.01 = 0.075");
-	phase_is(&d, DCQCN_RUN_AI_DOWN, "D4b rcount 3 >= 3: AI reduction again");
-	rate_near(d.rt_kbps, 378, "D4b RT 382 - 4 = 378");
-	rate_near(d.rc_kbps, 380.125, "D4b RC (382.25 + 378) / 2 = 380.125");
-	TAP_EQ(d.rcount, 2, "D4b rcount 2");
+	alpha_near(d.alpha, 0.075, 2,
+		   "AI down to FR: alpha 0.065 + 0.01 = 0.075");
+	phase_is(&d, DCQCN_RUN_AI_DOWN,
+		 "AI down to FR: rcount 3 >= 3: AI reduction again");
+	rate_near(d.rt_kbps, 378, "AI down to FR: RT 382 - 4 = 378");
+	rate_near(d.rc_kbps, 380.125,
+		  "AI down to FR: RC (382.25 + 378) / 2 = 380.125");
+	TAP_EQ(d.rcount, 2, "AI down to FR: rcount 2");
 
 	/* alpha 0.26 = Q16 17039 */
 	inject(&d, NULL, 382500000, 382000000, 2, 17039, 45 * US);
 	event(&d, 30 * US, 50, 1);
 	advance(&d, 45 * US);
-	phase_is(&d, DCQCN_RUN_CUT, "D4c reduction below FRA is an FR cut");
-	alpha_near(d.alpha, 0.14, 2, "D4c alpha 0.13 + 0.01 = 0.14");
-	rate_near(d.rc_kbps, 355.725, "D4c RC 382.5 x (1 - 0.07) = 355.725");
-	TAP_EQ(d.rcount, 0, "D4c rcount 0");
-	rate_near(d.rt_kbps, 382, "D4c RT stays 382");
+	phase_is(&d, DCQCN_RUN_CUT, "below FRA: the reduction is an FR cut");
+	alpha_near(d.alpha, 0.14, 2, "below FRA: alpha 0.13 + 0.01 = 0.14");
+	rate_near(d.rc_kbps, 355.725,
+		  "below FRA: RC 382.5 x (1 - 0.07) = 355.725");
+	TAP_EQ(d.rcount, 0, "below FRA: rcount 0");
+	rate_near(d.rt_kbps, 382, "below FRA: RT stays 382");
 }
 
 /* ------------------------------------------------------------------ */
-/* D5: the floor, on the current rate only (note 1.5 item 6) */
+/* "floor cut": the floor bounds the current rate only, not the target */
 
 static void t_d5_floor(void)
 {
@@ -516,15 +555,16 @@ static void t_d5_floor(void)
 	dcqcn_params_init(&p);
 	DCQCN_P(&p, data_rate_mbps) = 100000;
 	inject(&d, &p, 15000000, 60000000, 0, Q16, 45 * US);
-	TAP_EQ(d.line_kbps, 100000000, "D5 line rate 100 Gb/s");
-	TAP_EQ(d.floor_kbps, 10000000, "D5 floor 0.10 x 100 = 10 Gb/s");
+	TAP_EQ(d.line_kbps, 100000000, "floor cut: line rate 100 Gb/s");
+	TAP_EQ(d.floor_kbps, 10000000, "floor cut: floor 0.10 x 100 = 10 Gb/s");
 	event(&d, 30 * US, 2, 2);
 	advance(&d, 45 * US);
-	phase_is(&d, DCQCN_RUN_CUT, "D5 FR cut");
-	alpha_near(d.alpha, 1.0, 1, "D5 alpha 1 (F = 2 / 2)");
-	TAP_EQ(d.rc_kbps, 10000000, "D5 RC 15 x 0.5 = 7.5 -> floor 10 Gb/s");
-	TAP_EQ(d.rt_kbps, 60000000, "D5 RT stays 60");
-	TAP_EQ(d.rcount, 0, "D5 rcount 0");
+	phase_is(&d, DCQCN_RUN_CUT, "floor cut: the reduction is an FR cut");
+	alpha_near(d.alpha, 1.0, 1, "floor cut: alpha 1 (F = 2 / 2)");
+	TAP_EQ(d.rc_kbps, 10000000,
+	       "floor cut: RC 15 x 0.5 = 7.5 -> floor 10 Gb/s");
+	TAP_EQ(d.rt_kbps, 60000000, "floor cut: RT stays 60");
+	TAP_EQ(d.rcount, 0, "floor cut: rcount 0");
 
 	/* AI-phase reduction: RT may go below the floor, RC may not. */
 	inject(&d, &p, 10500000, 10200000, 3, Q16 / 2, 45 * US);
@@ -538,7 +578,7 @@ static void t_d5_floor(void)
 }
 
 /* ------------------------------------------------------------------ */
-/* D6: catch-up equals the timer */
+/* "replay": catch-up equals the timer */
 
 static bool same_state(const struct dcqcn *a, const struct dcqcn *b,
 		       const char *name)
@@ -591,33 +631,38 @@ static void t_d6(void)
 	u64 b;
 	int n;
 
-	/* D2's timer: each boundary run at its own time. */
+	/* The timer of "recovery": each boundary run at its own time. */
 	d1_start(&timer);
 	for (b = 22500; b <= 90000; b += 22500)
 		ran &= dcqcn_step(&timer, b) && !dcqcn_step(&timer, b);
-	tap_ok(ran, "D6 timer: one run at each of 22.5, 45, 67.5, 90 us");
+	tap_ok(ran,
+	       "replay: the timer runs once at each of 22.5, 45, 67.5, 90 us");
 
 	d1_start(&lazy);
 	TAP_EQ(advance(&lazy, 100 * US), 4,
-	       "D6 the event at 100 us replays 22.5, 45, 67.5, 90 us");
-	rate_near(lazy.rc_kbps, 374.75, "D6 RC 374.75");
-	alpha_near(lazy.alpha, 0.0315625, 1, "D6 alpha 0.0315625");
-	TAP_EQ(lazy.rcount, 2, "D6 rcount 2");
-	TAP_EQ(lazy.next_run, 112500, "D6 next boundary at 112.5 us");
-	TAP_EQ(lazy.next_is_reduce, 0, "D6 next boundary is an increase half");
-	same_state(&lazy, &timer, "D6 state equals D2's at 90 us, field by field");
+	       "replay: the event at 100 us replays 22.5, 45, 67.5, 90 us");
+	rate_near(lazy.rc_kbps, 374.75, "replay: RC 374.75");
+	alpha_near(lazy.alpha, 0.0315625, 1, "replay: alpha 0.0315625");
+	TAP_EQ(lazy.rcount, 2, "replay: rcount 2");
+	TAP_EQ(lazy.next_run, 112500, "replay: next boundary at 112.5 us");
+	TAP_EQ(lazy.next_is_reduce, 0,
+	       "replay: next boundary is an increase half");
+	same_state(&lazy, &timer,
+		   "replay: state equals the timer's at 90 us, field by field");
 
 	/* A long silence: the catch-up plays the rest of the episode. */
 	n = advance(&lazy, 1000000 * US);
-	TAP_EQ(n, 15, "D6 catch-up to 1 s: 15 more runs, 112.5 to 427.5 us");
+	TAP_EQ(n, 15,
+	       "replay: catch-up to 1 s: 15 more runs, 112.5 to 427.5 us");
 	for (b = 112500; timer.congested && b <= 1000 * US; b += 22500)
 		dcqcn_step(&timer, b);
-	TAP_EQ(lazy.congested, 0, "D6 catch-up ends the episode");
-	same_state(&lazy, &timer, "D6 after the episode: catch-up equals timer");
+	TAP_EQ(lazy.congested, 0, "replay: catch-up ends the episode");
+	same_state(&lazy, &timer,
+		   "replay: after the episode, catch-up equals timer");
 }
 
 /* ------------------------------------------------------------------ */
-/* Boundaries and the left-hand choices of note 1.5 */
+/* Boundaries, and the choices where the page is silent */
 
 /* Strict "< 0.1 Gb/s": an FR increase from RC to (RC + 400) / 2. */
 static void t_end_gap(void)
@@ -683,7 +728,8 @@ static void t_nclpi_zero(void)
 }
 
 /*
- * The NCLPI counter is reset only at the episode start (1.5 item 4): CNPs
+ * The NCLPI counter is reset only at the episode start (the page's
+ * "every sixth such half" counts from there, clean halves between): CNPs
  * in the intervals at 10, 55, 100 us (held 1-3), none in [135, 180) (the
  * clean half at 157.5 increases), CNPs again at 190, 235, 280 us: held 4
  * and 5, and the 6th CNP-seeing half, 292.5 us, increases.
@@ -779,13 +825,14 @@ static void t_nclpi_max(void)
 			ups += d.last_phase != DCQCN_RUN_HOLD;
 		}
 	}
-	TAP_EQ(ups, 1, "NCLPI 65535: the 65536th CNP-seeing increase half increases");
+	TAP_EQ(ups, 1,
+	       "NCLPI 65535: the 65536th CNP-seeing increase half increases");
 }
 
 /* ------------------------------------------------------------------ */
-/* The issue's fixes: end gap, absolute minimum, floor, FRA 0, catch-up */
+/* Fixed bugs: end gap, absolute minimum, floor, FRA 0, catch-up */
 
-/* Plays D1 at a line rate of mbps, then no CNPs until the episode ends:
+/* Plays "first CNP" at a line rate of mbps, then no CNPs until it ends:
  * returns the rcount of the increase that ended it (0 if none did), and
  * in *ai whether an additive increase came first.
  */
@@ -811,10 +858,10 @@ static s32 d1_recovery(u32 mbps, u32 ppm, bool *ai, u32 *gap)
 
 /*
  * The end gap is episode_end_gap_ppm of line rate: 250 ppm is the page's
- * 0.1 Gb/s at 400 Gb/s (D2 ends at rcount 10, as before), and 100 kb/s at
- * 400 Mb/s, where the old fixed 0.1 Gb/s ended the episode at the first
- * increase (349.5 Mb/s is within 100 Mb/s of 400) and additive increase
- * never came.
+ * 0.1 Gb/s at 400 Gb/s ("recovery" ends at rcount 10, as before), and
+ * 100 kb/s at 400 Mb/s, where the old fixed 0.1 Gb/s ended the episode at
+ * the first increase (349.5 Mb/s is within 100 Mb/s of 400) and additive
+ * increase never came.
  */
 static void t_end_gap_ppm(void)
 {
@@ -828,14 +875,16 @@ static void t_end_gap_ppm(void)
 	       "end gap ppm: default 250 ppm (0.25 thousandths)");
 	rc = d1_recovery(400000, 250, &ai, &gap);
 	TAP_EQ(gap, 100000, "end gap ppm: 400 Gb/s x 250 ppm = 0.1 Gb/s");
-	TAP_EQ(rc, 10, "end gap ppm: 400 Gb/s, D2 still ends at rcount 10");
+	TAP_EQ(rc, 10,
+	       "end gap ppm: 400 Gb/s, recovery still ends at rcount 10");
 	rc = d1_recovery(400, 250, &ai, &gap);
 	TAP_EQ(gap, 100, "end gap ppm: 400 Mb/s x 250 ppm = 100 kb/s");
 	tap_ok(ai, "end gap ppm: 400 Mb/s reaches additive increase");
 	tap_ok(rc > 3,
 	       "end gap ppm: 400 Mb/s ends past fast_recovery_attempt (rcount %d > 3)",
 	       rc);
-	TAP_EQ(rc, 10, "end gap ppm: 400 Mb/s ends at rcount 10, like 400 Gb/s");
+	TAP_EQ(rc, 10,
+	       "end gap ppm: 400 Mb/s ends at rcount 10, like 400 Gb/s");
 	/* 1 Gb/s x 1 ppm = 1 kb/s: a halved integer gap stops at 1 kb/s, so
 	 * the gap is at least 2 kb/s, or the episode could never end.
 	 */
@@ -885,10 +934,10 @@ static void t_min_rate(void)
 }
 
 /*
- * The floor bounds every change of the current rate: after D5's
- * additive-phase reduction the target is 9.2 Gb/s, below the 10 Gb/s
- * floor, and the next (fast recovery) increase moves halfway toward it,
- * to 9.6: it must stay at 10.
+ * The floor bounds every change of the current rate: after the floor
+ * vector's additive-phase reduction the target is 9.2 Gb/s, below the
+ * 10 Gb/s floor, and the next (fast recovery) increase moves halfway
+ * toward it, to 9.6: it must stay at 10.
  */
 static void t_floor_increase(void)
 {
@@ -900,7 +949,8 @@ static void t_floor_increase(void)
 	inject(&d, &p, 10500000, 10200000, 3, Q16 / 2, 45 * US);
 	event(&d, 30 * US, 50, 1);
 	advance(&d, 45 * US);
-	TAP_EQ(d.rt_kbps, 9200000, "floor on increases: RT 9.2 below the floor");
+	TAP_EQ(d.rt_kbps, 9200000,
+	       "floor on increases: RT 9.2 below the floor");
 	advance(&d, 67500);
 	phase_is(&d, DCQCN_RUN_FR_UP, "floor on increases: FR increase");
 	TAP_EQ(d.rc_kbps, 10000000,
@@ -908,7 +958,7 @@ static void t_floor_increase(void)
 	TAP_EQ(d.rt_kbps, 9200000, "floor on increases: RT stays 9.2");
 }
 
-/* fast_recovery_attempt 0: the episode still begins with a cut (D1). */
+/* fast_recovery_attempt 0: the episode still begins with a cut. */
 static void t_fra_zero(void)
 {
 	struct dcqcn_params p;
@@ -919,7 +969,8 @@ static void t_fra_zero(void)
 	setup_with(&d, &p);
 	tap_ok(event(&d, 0, 100, 1), "FRA 0: the first CNP starts an episode");
 	phase_is(&d, DCQCN_RUN_START, "FRA 0: the episode begins with a cut");
-	TAP_EQ(d.rc_kbps, 299002076, "FRA 0: RC 299002076 kb/s, as D1");
+	TAP_EQ(d.rc_kbps, 299002076,
+	       "FRA 0: RC 299002076 kb/s, as after the first CNP");
 	TAP_EQ(d.rt_kbps, LINE, "FRA 0: RT stays 400 (no additive step down)");
 	TAP_EQ(d.rcount, 0, "FRA 0: rcount 0");
 	advance(&d, 22500);
@@ -958,11 +1009,11 @@ static void t_catch_up(void)
 	unsigned int r;
 	u64 b;
 
-	/* D6: 100 us replays 4 boundaries, with the callback after each. */
+	/* As in "replay", 100 us replays 4 boundaries, a callback after each. */
 	d1_start(&d);
 	l.d = &d;
 	r = dcqcn_catch_up(&d, 100 * US, catch_up_cb, &l);
-	TAP_EQ(r, 4, "catch_up: D6 100 us: 4 runs, no limit");
+	TAP_EQ(r, 4, "catch_up: replay to 100 us: 4 runs, no limit");
 	tap_ok(l.runs == 4 && l.first == 22500 && l.last == 90000 && l.in_order,
 	       "catch_up: callback at 22.5, 45, 67.5, 90 us (got %u, %llu..%llu)",
 	       l.runs, (unsigned long long)l.first,

@@ -2,16 +2,18 @@
 /*
  * Userspace unit tests of the NSCC core (include/net/fabric/nscc.h).
  *
- * Written from the spec pages (shared/spec/nscc-mrc-nic.txt and
- * nscc-uet-nic.txt, "Worked example: the defaults") and from the project's
- * NSCC note (shared/notes/nscc.md: decisions D1-D8, sections 1, 3, 4, 5 and
- * the test vectors V1-V14 of section 6.2), not from the implementation:
- * they are the independent check of net/nscc/nscc_core.c.
+ * Written from the spec pages (the Scala MRC NIC and Scala UET NIC
+ * "Congestion control" pages, "Worked example: the defaults"), from UET
+ * 1.0 section 3.6.13, from the choices the project takes where they leave
+ * room (Documentation/networking/nscc.rst, "Design decisions") and from
+ * the test vectors V1-V14, which an independent exact-arithmetic model of
+ * the spec computed; not from the implementation: they are the
+ * independent check of net/nscc/nscc_core.c.
  *
- * Conventions shared by the vectors (note 6.2): the window is created at
- * t = 0 (so last_adjust and last_dec start at 0), the ACKs/SACKs come at
- * t = 100, 200, ... ns, the base RTT is config_base_rtt (6000 ns) so a delay
- * sample d is sent as rtt = 6000 + d, and Quick Adapt is held closed (an
+ * Conventions shared by the vectors: the window is created at t = 0 (so
+ * last_adjust and last_dec start at 0), the ACKs/SACKs come at t = 100,
+ * 200, ... ns, the base RTT is config_base_rtt (6000 ns) so a delay sample
+ * d is sent as rtt = 6000 + d, and Quick Adapt is held closed (an
  * observation window already open that ends far in the future) unless the
  * vector is about Quick Adapt.  Preconditions are set by writing the fields
  * of struct nscc directly after nscc_init().
@@ -25,7 +27,7 @@
 
 #include "tap.h"
 
-#define MRC_MTU		4156u	/* 4096 + 60, note D3/D4 */
+#define MRC_MTU		4156u	/* 4096 + 60: the IP datagram */
 #define UET_MTU		4184u	/* 4096 + 88 */
 #define BASE		6000u	/* config_base_rtt_ns at the defaults */
 #define QA_FAR		1000000000000000ull	/* "far in the future", ns */
@@ -111,7 +113,7 @@ static u64 q16_round(u64 q)
 }
 
 /* ------------------------------------------------------------------ */
-/* The spec pages' worked examples and the derived constants (note 1.3) */
+/* The spec pages' worked examples and the derived constants */
 
 static void worked_example_mrc(void)
 {
@@ -163,7 +165,7 @@ static void worked_example_mrc(void)
 	init_with(&n, &p, MRC_MTU);
 	TAP_EQ(n.cfg.target, 3000, "mrc target override: target 3000 ns");
 
-	/* Scaling check of note 6.2: the MRC defaults on a 200 Gb/s link. */
+	/* Scaling check: the MRC defaults on a 200 Gb/s link halve the gains. */
 	nscc_params_init(&p, NSCC_FLAVOUR_MRC);
 	NSCC_P(&p, data_rate_mbps) = 200000;
 	init_with(&n, &p, MRC_MTU);
@@ -235,7 +237,7 @@ static void worked_example_uet(void)
 	TAP_EQ(n.cfg.qa_threshold, 24000, "uet: QA delay threshold 24000 ns");
 	TAP_EQ(n.cfg.adjust_bytes, 33472,
 	       "uet: 8-packet rule 8 x 4184 = 33472");
-	/* 627.6 exactly; the note's integer path truncates to 627 */
+	/* 627.6 exactly; an integer path that truncates gives 627 */
 	in_range(n.cfg.eta, 627, 628,
 		 "uet: eta 0.15 x 4184 = 627.6 -> 627..628");
 	TAP_NEAR(n.cfg.alpha_q, 182801, 1,
@@ -297,7 +299,7 @@ static void v1_proportional(void)
 	       "V1 proportional: inflight released by 9 x 4156");
 	TAP_EQ(n.received_bytes, 0, "V1 proportional: received reset by apply");
 	TAP_EQ(n.inc_q, 0, "V1 proportional: pending increase consumed");
-	/* note 3.9 / P1: last_adjust moves only when eta is added */
+	/* last_adjust moves only when eta is added */
 	TAP_EQ(n.last_adjust, 0,
 	       "V1 byte-triggered apply adds no eta, last_adjust stays 0");
 	TAP_EQ(n.st.etas, 0, "V1 proportional: no additive term (t < 6000)");
@@ -437,7 +439,9 @@ static void v3_fast_capped(void)
 	TAP_EQ(n.cwnd, 450000, "ceiling: fast increase capped at 450000");
 }
 
-/* Additive term: the period test is now - last_adjust >= 6000 (note 3.9). */
+/* Additive term: the period test is now - last_adjust >= 6000 (the spec's
+ * ">=", where the reference simulator has ">").
+ */
 static void eta_period(void)
 {
 	struct nscc_params p;
@@ -485,7 +489,7 @@ static void v4_md(void)
 
 	route_is(md_ack(&n, 300000, 9000), NSCC_R_MD,
 		 "V4 md: marked ACK with d >= target takes MD");
-	/* exact 220000; Q16 gamma 52429 gives 220001 (note V4) */
+	/* exact 220000; Q16 gamma 52429 (0.8 rounded up) gives 220001 */
 	in_range(n.cwnd, 220000, 220001, "V4 md: cwnd 220000..220001");
 	TAP_EQ(n.st.md_count, 1, "V4 md: st.md_count 1");
 	TAP_EQ(n.last_dec, 10000, "V4 md: last_dec set to now");
@@ -573,9 +577,9 @@ static void ecn_flavours(void)
 /*
  * Quick Adapt check on a SACK at t = 2000 closing an observation window that
  * ended at 1000.  The SACK reports @b bytes and is counted into the window
- * before the check (note 3.4), so @achieved is the window's total with it;
- * inflight is 300000 after it.  @avg is the average before the SACK and @d
- * its delay sample.
+ * before the check (the spec counts an ACK's bytes first), so @achieved
+ * is the window's total with it; inflight is 300000 after it.  @avg is the
+ * average before the SACK and @d its delay sample.
  */
 static enum nscc_routine qa_try(struct nscc *n, const struct nscc_params *p,
 				u32 mtu, u64 b, u64 achieved, bool trigger,
@@ -640,7 +644,7 @@ static void v6_quick_adapt(void)
 
 /*
  * The QA delay trigger with trimming off: mrc tests the one sample, uet the
- * average (note D6, 3.3).  Threshold 24000 ns.
+ * average, as each page says.  Threshold 24000 ns.
  */
 static void qa_delay_trigger(void)
 {
@@ -667,7 +671,7 @@ static void qa_delay_trigger(void)
 }
 
 /* ------------------------------------------------------------------ */
-/* V7, V7b: receiver penalty (UET, D5) */
+/* V7, V7b: receiver penalty (UET: cap at the bytes in flight, subtract) */
 
 /* cwnd 200000, inflight 184184; an ACK of 4184 leaves 180000 in flight. */
 static enum nscc_routine pen_try(struct nscc *n, u8 pen, u64 rtt)
@@ -746,8 +750,8 @@ static void v7_penalty(void)
 
 /*
  * V7b: one RTT of pen 64 on a full window of 10 x 4096 (MTU 4096).  With
- * the inflight cap of D5, cwnd tracks inflight - 2048 and collapses to one
- * MTU; decrement-only semantics would give 20480 instead.
+ * the UET page's inflight cap, cwnd tracks inflight - 2048 and collapses
+ * to one MTU; decrement-only semantics would give 20480 instead.
  */
 static void v7b_penalty_collapse(void)
 {
@@ -941,7 +945,7 @@ static void v9_base_rtt(void)
 	TAP_EQ(n.base_rtt, 6000, "V9 uet: sample 5200 leaves base 6000");
 	TAP_EQ(n.max_wnd, 450000, "V9 uet: sample 5200 leaves max 450000");
 	TAP_EQ(n.avg_q, 0, "V9 uet: negative delay sample clamped to 0");
-	/* D6: "lower only if > 1 us below": exactly 1 us below does not */
+	/* uet lowers the base only if > 1 us below: exactly 1 us does not */
 	sack(&n, 200, UET_MTU, 5000);
 	TAP_EQ(n.base_rtt, 6000,
 	       "V9 uet: sample 5000 (1 us below) leaves base");
@@ -1003,7 +1007,7 @@ static void v11_first_sack(void)
 	tap_ok(sack(&n, 16999, MRC_MTU, 6500) != NSCC_R_QA &&
 	       n.st.qa_count == 0,
 	       "V11: no QA before the first window ends (t 16999)");
-	/* note P17: now >= qa_endtime; 2 x 4156 acked in the window */
+	/* the spec's now >= qa_endtime; 2 x 4156 acked in the window */
 	route_is(sack(&n, 17000, MRC_MTU, 6500), NSCC_R_QA,
 		 "V11: QA fires at t 17000 (now >= qa_endtime)");
 	TAP_EQ(n.cwnd, 8312, "V11: QA window counted 8312 acked bytes");

@@ -15,13 +15,12 @@
  * captured for the refusals; incomplete_command() jumps back instead of
  * exit()ing.
  *
- * What it holds the plugin to (the issue's item 6): rates and sizes exact
- * in integers, with tc's units in any case ("1001bit" is 1001 bit/s,
- * "12.5kbit" 12500, "8bps" 8 bytes/s), a refusal with a message for what
- * is not a whole number of bits per second or bytes, or does not fit, or
- * is not a number; JSON "rate" in bytes per second as tc's qdiscs print
- * it, with the exact "rate_bits"; text that parses back to the same
- * attributes.
+ * What it holds the plugin to: rates and sizes exact in integers, with
+ * tc's units in any case ("1001bit" is 1001 bit/s, "12.5kbit" 12500,
+ * "8bps" 8 bytes/s), a refusal with a message for what is not a whole
+ * number of bits per second or bytes, or does not fit, or is not a
+ * number; JSON "rate" in bytes per second as tc's qdiscs print it, with
+ * the exact "rate_bits"; text that parses back to the same attributes.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -452,7 +451,7 @@ static void refuses(const char *opt, const char *value, const char *why)
 
 static void t_rates(void)
 {
-	/* the cases: get_rate64() gave 1000 and 12496 */
+	/* tc's get_rate64() goes through a double: it gave 1000 and 12496 */
 	rate_is("1001bit", 1001);
 	rate_is("12.5kbit", 12500);
 	rate_is("1001", 1001);			/* a bare number is bit/s */

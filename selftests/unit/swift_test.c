@@ -2,19 +2,24 @@
 /*
  * Userspace unit tests of the Swift core (include/net/fabric/swift.h).
  *
- * Written from the project's note (shared/notes/dcqcn-swift.md: the
- * Decisions, Algorithm 1 and the target-delay formula of 2.1 with the
- * Recommendation column of its discrepancy table, the Isekai defaults of
- * 2.2, the fixed point of 2.4 and the vectors S1-S6 of 4.2), not from the
- * implementation: they are the independent check of net/swift/swift_core.c.
+ * Written from Swift (Kumar et al., SIGCOMM 2020): Algorithm 1 and the
+ * target-delay formula, in the form Google's Isekai and csg-htsim both
+ * implement; from the choices the project takes (see
+ * Documentation/networking/swift.rst, "Design decisions"): the Isekai
+ * defaults, a strict "<" for the decrease timestamp, srtt for the
+ * once-per-RTT guard, Q16 windows; and from the vectors S1-S6, which an
+ * independent floating-point model computed; not from the
+ * implementation: they are the independent check of
+ * net/swift/swift_core.c.
  *
  * Conventions: windows in Q16 packets (s.cwnd) or thousandths of a packet,
- * times and delays in ns.  The note's float values are checked within
- * 0.01 % (want / 10000 + 1); the Q16 arithmetic the note shows is checked
- * exactly or within a Q16 unit.  Windows for a vector are put in place by
- * writing s.cwnd (and s.t_last_decrease) directly after swift_init().
+ * times and delays in ns.  The model's float values are checked within
+ * 0.01 % (want / 10000 + 1); the Q16 arithmetic is checked exactly or
+ * within a Q16 unit.  Windows for a vector are put in place by writing
+ * s.cwnd (and s.t_last_decrease) directly after swift_init().
  *
- * Constants at the Isekai defaults (note 2.2, 4.2):
+ * Constants at the Isekai defaults (base 25 us, 1 us a hop, fs_range
+ * 100 us, fs_min_cwnd 0.1, fs_max_cwnd 256):
  *   alpha = 100 / (1 / sqrt(0.1) - 1 / sqrt(256)) = 100 / 3.099778
  *         = 32.260378 us,  beta = -alpha / 16 = -2.016274 us
  *   target = 25 + hops x 1 + clamp(alpha / sqrt(cwnd) + beta, 0, 100) us
@@ -40,7 +45,7 @@ static long long q16(double pkts)
 	return (long long)(pkts * Q16 + 0.5);
 }
 
-/* A value in ns (from a note value in us), rounded to nearest. */
+/* A value in ns (from a vector's value in us), rounded to nearest. */
 static long long ns(double us)
 {
 	return (long long)(us * 1000.0 + 0.5);
@@ -64,7 +69,7 @@ static void setup(struct swift *s, u32 hops, u32 cwnd_q16)
 	s->cwnd = cwnd_q16;
 }
 
-/* The window within 0.01 % of the note's float value. */
+/* The window within 0.01 % of the vector's float value. */
 static void cwnd_near(const struct swift *s, double pkts, const char *name)
 {
 	long long want = q16(pkts);
@@ -72,7 +77,7 @@ static void cwnd_near(const struct swift *s, double pkts, const char *name)
 	TAP_NEAR(s->cwnd, want, want / 10000 + 1, "%s", name);
 }
 
-/* A time (ns) within 0.01 % of the note's value in us. */
+/* A time (ns) within 0.01 % of the vector's value in us. */
 static void ns_near(u64 got, double us, const char *name)
 {
 	long long want = ns(us);
@@ -111,7 +116,7 @@ static void decision_is(const struct swift *s, enum swift_decision got,
 }
 
 /* ------------------------------------------------------------------ */
-/* Attributes (note 2.2, Isekai column) and the derived constants */
+/* Attributes (the Isekai defaults) and the derived constants */
 
 static void t_defaults(void)
 {
@@ -395,7 +400,7 @@ static void t_s4(void)
 	/*
 	 * min_cwnd 0.01 (by the RTO reset): gap 40 / 0.01 = 4000 us.  Q16
 	 * holds 0.01 as 655 or 656 (655.36), i.e. 4002.2 or 3996.1 us: the
-	 * note's value within 0.1 %, and srtt x 65536 / cwnd within 1 ns.
+	 * vector's value within 0.1 %, and srtt x 65536 / cwnd within 1 ns.
 	 */
 	setup(&s, 3, 8 * Q16);
 	s.retx_cnt = 2;

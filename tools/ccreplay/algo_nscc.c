@@ -2,12 +2,13 @@
 /*
  * ccreplay --algo nscc: the NSCC core (net/nscc/nscc_core.c) over a trace.
  *
- * Events (notes/nscc.md section 4): ack is an ACK in the uet flavour and a
- * SACK in mrc; cack releases bytes only; trim is a trim NACK; nack is any
- * other NACK; loss is a presumed loss; send puts bytes in flight.  Each
- * key has the core's limit (include/net/fabric/nscc.h): bytes at most
- * NSCC_MAX_EVENT_BYTES, rtt and service at most NSCC_MAX_RTT_NS, pen at
- * most 127, ecn and restore 0 or 1.
+ * Events, the core's entry points (UET 1.0 section 3.6.13's OnACK,
+ * OnNACK, OnInferredLoss and OnSend): ack is an ACK in the uet flavour
+ * and a SACK in mrc; cack releases bytes only; trim is a trim NACK; nack
+ * is any other NACK; loss is a presumed loss; send puts bytes in flight.
+ * Each key has the core's limit (include/net/fabric/nscc.h): bytes at
+ * most NSCC_MAX_EVENT_BYTES, rtt and service at most NSCC_MAX_RTT_NS, pen
+ * at most 127, ecn and restore 0 or 1.
  */
 #include <stdio.h>
 #include <string.h>

@@ -12,10 +12,11 @@
  * TCA_OPTIONS, a print callback for the options and one for the xstats,
  * and a struct qdisc_util named <kind>_qdisc_util that tc finds with
  * dlsym().  Unlike q_pie, it is built against Debian's installed tc and
- * not inside an iproute2 tree: tc_plugin.h declares the 6.1 ABI and the
- * exported helpers it uses (notes: shared/notes/qdisc-and-tests.md 2.1
- * to 2.4), and include/uapi/linux/fabric_sched.h is the contract with
- * the kernel.
+ * not inside an iproute2 tree: Debian ships no iproute2 headers, so
+ * tc_plugin.h declares the 6.1 ABI (struct qdisc_util) and the helpers
+ * it uses, which Debian's tc exports (it is linked -export-dynamic, and
+ * dlopen()s q_<kind>.so from $TC_LIB_DIR or its library directory), and
+ * include/uapi/linux/fabric_sched.h is the contract with the kernel.
  *
  * One table, fabric_opts[], in attribute order, drives both directions,
  * so what "tc qdisc show" prints is what the parser reads back:

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The plugin ABI of iproute2 6.1's tc (Debian bookworm's iproute2 6.1.0),
- * declared here because Debian ships no iproute2 headers (notes,
- * qdisc-and-tests.md 2.3 and 2.4).  Only declarations: what tc expects of
- * a q_<kind>.so and the helpers it exports (tc is linked -export-dynamic);
+ * declared here because Debian ships no iproute2 headers.  Only
+ * declarations: what tc expects of a q_<kind>.so and the helpers it
+ * exports (tc is linked -export-dynamic);
  * the plugin's undefined symbols resolve against the tc executable.
  *
  * Every function below was checked with

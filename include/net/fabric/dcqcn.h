@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * DCQCN as the project's spec page defines it (the Scala RoCE NIC's
- * DCQCN-style loop, ../shared/spec/dcqcn-roce-nic.md; notes/dcqcn-swift.md
- * section 1.3): the pure rate-control core.
+ * DCQCN as the Scala RoCE NIC's "Congestion control" page defines it (a
+ * DCQCN-style loop, "The rate control loop"): the pure rate-control core.
  *
  * An episode starts with the CNP that finds the flow at line rate.  From
  * then the loop runs every half control interval, alternating reduction
@@ -14,10 +13,11 @@
  * episode ends within episode_end_gap_ppm of line rate (0.1 Gbps at 400).
  *
  * Time only moves through explicit calls: dcqcn_catch_up() replays the
- * boundaries that passed since the caller's last event ("catch-up", notes
- * 1.7), in order and bounded, before the caller accounts new CNPs;
- * dcqcn_step() runs a single one.  Rates are kb/s; alpha is Q16.  The
- * state fits in icsk_ca_priv.
+ * boundaries that passed since the caller's last event ("catch-up": the
+ * same runs at the same instants as a timer, without one), in order and
+ * bounded, before the caller accounts new CNPs; dcqcn_step() runs a
+ * single one.  Rates are kb/s; alpha is Q16.  The state fits in
+ * icsk_ca_priv.
  */
 #ifndef _NET_FABRIC_DCQCN_H
 #define _NET_FABRIC_DCQCN_H
@@ -112,10 +112,13 @@ bool dcqcn_step(struct dcqcn *d, u64 now);
 /*
  * Replays, in order, every boundary that has passed by now, calling
  * run(d, t, ctx) after each (t: that run's boundary) unless run is NULL.
- * After DCQCN_MAX_CATCHUP of them the episode has long ended (notes 1.7)
- * and is closed at line rate.  Returns the number of runs, ORed with
- * DCQCN_CATCHUP_LIMIT if it closed the episode.  The TCP module and
- * ccreplay both catch up through it, so they behave the same.
+ * After DCQCN_MAX_CATCHUP of them the episode has long ended (at the
+ * defaults, an episode that starts at the floor is back at line rate
+ * after about 900 additive increases, two boundaries each, and a dozen
+ * halvings of the gap) and is closed at line rate.  Returns the number
+ * of runs, ORed with DCQCN_CATCHUP_LIMIT if it closed the episode.  The
+ * TCP module and ccreplay both catch up through it, so they behave the
+ * same.
  */
 unsigned int dcqcn_catch_up(struct dcqcn *d, u64 now,
 			    void (*run)(const struct dcqcn *d, u64 t, void *ctx),

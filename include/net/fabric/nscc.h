@@ -3,7 +3,8 @@
  * NSCC, Network Signal-based Congestion Control (Ultra Ethernet 1.0
  * section 3.6.13): the pure algorithm core.
  *
- * One core, two flavours (decision D6 of the project's NSCC note):
+ * One core, two flavours, so that what the pages share is written once
+ * (see Documentation/networking/nscc.rst, "Design decisions"):
  *   mrc - driven by SACKs: no ECN, no multiplicative decrease, no receiver
  *         penalty, presumed losses from SACK gaps, CanSend is
  *         inflight < cwnd (the "Scala MRC NIC" page);
@@ -13,8 +14,9 @@
  *         UET NIC" page).
  *
  * The core knows nothing of sockets or packets.  Callers feed it events in
- * nominal bytes (decision D4: the IP datagram of a packet) and nanoseconds,
- * and read back the window.  Time only moves through the "now" arguments.
+ * nominal bytes (the IP datagram of a packet, which sender and receiver
+ * must count alike or the bytes in flight drift) and nanoseconds, and
+ * read back the window.  Time only moves through the "now" arguments.
  *
  * include/net/fabric/nscc_attrs.h is the single table of user-facing knobs.  The
  * TCP module turns it into module parameters and per-netns sysctls, and
@@ -84,7 +86,9 @@ enum nscc_routine { NSCC_ROUTINES NSCC_R_COUNT };
 #undef EM
 #undef EMe
 
-/* Constants derived once per window from the parameters (section 5). */
+/* Constants derived once per window from the parameters, in integer and
+ * Q16 fixed point.
+ */
 struct nscc_cfg {
 	u8 flavour;
 	bool trimming;
@@ -94,7 +98,7 @@ struct nscc_cfg {
 	bool enable;
 	bool auto_base;		/* config_base_rtt_ns 0: learnt from samples */
 	u8 qa_gate;
-	u32 mtu;		/* nominal full packet, bytes (D3) */
+	u32 mtu;		/* nominal full packet, bytes: the gains' MTU */
 	u32 cfg_base_rtt;	/* ns; also the adjust period */
 	u32 target;		/* target queueing delay, ns */
 	u32 margin;		/* fast-increase margin, ns */
@@ -229,7 +233,7 @@ bool nscc_can_send(const struct nscc *n, u64 bytes);
 u8 nscc_receiver_penalty(const struct nscc_params *p, u32 occupancy_milli);
 
 /*
- * The destination's Rcvd_Bytes (UET 1.0 section 3.6.13.8-9, notes 3.13):
+ * The destination's Rcvd_Bytes (UET 1.0 section 3.6.13.8-9):
  * the receiver reports its cumulative nominal bytes in a 24-bit field of
  * 256-byte units, rounded up; the sender takes the difference from the
  * last field it saw, modulo 2^24, and ignores one that is not positive.

@@ -2,8 +2,8 @@
 /*
  * Swift (Kumar et al., "Swift: Delay is Simple and Effective for Congestion
  * Control in the Datacenter", SIGCOMM 2020), Algorithm 1 with the scaled
- * target delay, as notes/dcqcn-swift.md section 2 reconstructs it: the
- * pure window core.
+ * target delay, in the form Google's Isekai and csg-htsim both implement:
+ * the pure window core.
  *
  *   target = base_target + hops x per_hop
  *            + clamp(alpha / sqrt(cwnd) + beta, 0, fs_range)

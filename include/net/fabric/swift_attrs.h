@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The attributes of Swift: SWIFT_ATTR(name, kind, default, min, max, help),
- * with the defaults of notes/dcqcn-swift.md section 2.2 (Google's Isekai
- * Falcon RUE, "from Swift in Pony").  Windows are in thousandths of a
- * packet, fractions in thousandths.  The single table behind the module
+ * with the defaults of Google's Isekai Falcon RUE (Swift's
+ * DefaultConfiguration(), "from Swift in Pony"), since the paper gives
+ * few values.  Windows are in thousandths of a packet, fractions in
+ * thousandths.  The single table behind the module
  * parameters, the net.swift.* sysctls and ccreplay --set; an X-macro list
  * without include guard (define SWIFT_ATTR, include, undefine).
  */
