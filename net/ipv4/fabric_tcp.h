@@ -9,7 +9,7 @@
 #define _NET_FABRIC_TCP_H
 
 #include <net/fabric/core.h>
-#include <net/fabric/pernet.h>
+#include <net/fabric/module.h>
 #include <net/inet_connection_sock.h>
 #include <net/inet_ecn.h>
 #include <net/tcp.h>
@@ -28,6 +28,16 @@ static inline void fabric_ece_init(struct fabric_ece *e, const struct sock *sk)
 
 /* On CA_EVENT_ECN_IS_CE (1) and CA_EVENT_ECN_NO_CE (0). */
 void fabric_ece_update(struct sock *sk, struct fabric_ece *e, u32 new_state);
+
+/* The one clock of the fabric TCP modules, in ns: TCP's own, as
+ * tcp_mstamp_refresh() last read it for this socket (on each received
+ * segment and before each transmit burst), so a core's timestamps and
+ * TCP's RTT samples and pacing share one time base.
+ */
+static inline u64 fabric_tcp_now_ns(const struct tcp_sock *tp)
+{
+	return tp->tcp_clock_cache;
+}
 
 /* The receiver acknowledges this data segment at once. */
 static inline void fabric_tcp_ack_now(struct sock *sk)
@@ -118,19 +128,23 @@ static inline void fabric_tcp_release(struct sock *sk, bool asked_pacing)
 	INET_ECN_dontxmit(sk);
 }
 
-/* Link speeds (net/ipv4/fabric_link.c), for the attributes whose 0 means
- * "the egress device's speed".  fabric_link_init() from module init,
- * before the ops are registered; fabric_link_exit() after unregistering.
- */
-int fabric_link_init(void);
-void fabric_link_exit(void);
-
 /* The speed in Mbit/s of the device the socket's route leaves by, as its
  * driver reports it (ethtool's speed), or 0 if unknown: no route yet, a
  * device that reports none (lo, dummy) or SPEED_UNKNOWN.  veth reports a
  * constant 10000 whatever it carries.
  */
-u32 fabric_tcp_link_mbps(struct sock *sk);
+static inline u32 fabric_tcp_link_mbps(struct sock *sk)
+{
+	const struct dst_entry *dst;
+	u32 mbps = 0;
+
+	rcu_read_lock();
+	dst = __sk_dst_get(sk);
+	if (dst && dst->dev)
+		mbps = fabric_link_mbps(dst->dev);
+	rcu_read_unlock();
+	return mbps;
+}
 
 /* A data_rate_mbps attribute's value for this socket: attr itself, or
  * for 0 the egress device's speed within [1, max], else

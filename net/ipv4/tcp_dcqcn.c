@@ -71,13 +71,77 @@ struct tcp_dcqcn {
 static struct tcp_congestion_ops tcp_dcqcn_ops, tcp_dcqcn_ecn_ops,
 	tcp_dcqcn_plain_ops;
 
+/* Attributes, counters and per-netns state: fabric.ko makes the module
+ * parameters, the net.dcqcn.* sysctls and /proc/net/dcqcn_stat from this
+ * descriptor, and
+ * include/net/fabric/dcqcn_attrs.h is the one table behind them (and behind
+ * ccreplay --set).  A socket copies its namespace's values when dcqcn
+ * starts on it, so a change reaches sockets started afterwards.
+ */
+static void tcp_dcqcn_default_changed(unsigned int id);
+static struct fabric_module tcp_dcqcn_fabric;
+
+/* Module parameters are parsed before module_init, so the defaults hold
+ * the table's values from link time.
+ */
+static u32 tcp_dcqcn_defaults[DCQCN_ATTR_COUNT] = {
+#define DCQCN_ATTR(name, kind, def, lo, hi, help) \
+	[DCQCN_ATTR_##name] = (def),
+#include <net/fabric/dcqcn_attrs.h>
+#undef DCQCN_ATTR
+};
+
+/* One module parameter per attribute, same name as the sysctl. */
+#define DCQCN_ATTR(name, kind, def, lo, hi, help) \
+	FABRIC_ATTR_MODULE_PARAM(tcp_dcqcn_fabric, name, DCQCN_ATTR_##name, help)
+#include <net/fabric/dcqcn_attrs.h>
+#undef DCQCN_ATTR
+
+static const char * const tcp_dcqcn_stat_names[TCP_DCQCN_STAT_PHASE] = {
+	[TCP_DCQCN_STAT_SOCKETS]		= "sockets",
+	[TCP_DCQCN_STAT_CNPS]			= "cnps",
+	[TCP_DCQCN_STAT_CE_ECHOED]		= "ce_echoed",
+	[TCP_DCQCN_STAT_EPISODES_STARTED]	= "episodes_started",
+	[TCP_DCQCN_STAT_EPISODES_ENDED]		= "episodes_ended",
+	[TCP_DCQCN_STAT_CATCHUP_LIMIT]		= "catchup_limit",
+	[TCP_DCQCN_STAT_ECN_ON]			= "ecn_on",
+	[TCP_DCQCN_STAT_ECN_NOT_NEGOTIATED]	= "ecn_not_negotiated",
+	[TCP_DCQCN_STAT_ECN_KEPT]		= "ecn_kept",
+	[TCP_DCQCN_STAT_LINK_FALLBACKS]	= "link_speed_fallbacks",
+};
+
+static const struct fabric_stat_group tcp_dcqcn_stats[] = {
+	{ .prefix = "", .names = tcp_dcqcn_stat_names, .count = TCP_DCQCN_STAT_PHASE },
+	{ .prefix = "phase_", .names = dcqcn_phase_names, .count = DCQCN_RUN_COUNT },
+};
+
+FABRIC_MODULE_PERNET(tcp_dcqcn_fabric)
+
+static struct fabric_module tcp_dcqcn_fabric = {
+	.name			= "dcqcn",
+	.desc			= dcqcn_attr_descs,
+	.nattrs			= DCQCN_ATTR_COUNT,
+	.defaults		= tcp_dcqcn_defaults,
+	.default_changed	= tcp_dcqcn_default_changed,
+	.stats			= tcp_dcqcn_stats,
+	.nstat_groups		= ARRAY_SIZE(tcp_dcqcn_stats),
+	.pernet			= FABRIC_MODULE_PERNET_OPS(tcp_dcqcn_fabric),
+};
+
+static struct fabric_net *tcp_dcqcn_pernet(const struct net *net)
+{
+	return fabric_net(&tcp_dcqcn_fabric, net);
+}
+
 /* The handshake asks for ECN as the module-wide enable_ecn says.  Also
  * runs while the module loads, before registration.
  */
-void tcp_dcqcn_default_changed(unsigned int id)
+static void tcp_dcqcn_default_changed(unsigned int id)
 {
 	if (id == DCQCN_ATTR_enable_ecn)
-		fabric_tcp_ops_set_ecn(&tcp_dcqcn_ops, tcp_dcqcn_default(id));
+		fabric_tcp_ops_set_ecn(&tcp_dcqcn_ops,
+				       fabric_module_default(&tcp_dcqcn_fabric,
+							     id));
 }
 
 /* Once the handshake is over: this connection with ECN or without; the
@@ -173,7 +237,7 @@ static void tcp_dcqcn_update(struct sock *sk, u32 cnps)
 	struct fabric_net *fn = tcp_dcqcn_pernet(sock_net(sk));
 	struct tcp_dcqcn *ca = inet_csk_ca(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
-	u64 now = tcp_clock_ns();
+	u64 now = fabric_tcp_now_ns(tp);
 
 	if (unlikely(ca->ecn_pending) && sk->sk_state != TCP_SYN_SENT)
 		tcp_dcqcn_settle_ecn(sk, fn, ca);
@@ -346,30 +410,24 @@ static int __init tcp_dcqcn_register(void)
 	BUILD_BUG_ON(sizeof(struct tcp_dcqcn) > ICSK_CA_PRIV_SIZE);
 
 	tcp_dcqcn_default_changed(DCQCN_ATTR_enable_ecn);
-	err = fabric_link_init();
+	err = fabric_module_register(&tcp_dcqcn_fabric);
 	if (err)
-		goto err_link;
-	err = tcp_dcqcn_net_init_module();
-	if (err)
-		goto err_net;
+		goto err_fabric;
 	err = tcp_register_congestion_control(&tcp_dcqcn_ops);
 	if (err)
 		goto err_cc;
 	return 0;
 
 err_cc:
-	tcp_dcqcn_net_exit_module();
-err_net:
-	fabric_link_exit();
-err_link:
+	fabric_module_unregister(&tcp_dcqcn_fabric);
+err_fabric:
 	return err;
 }
 
 static void __exit tcp_dcqcn_unregister(void)
 {
 	tcp_unregister_congestion_control(&tcp_dcqcn_ops);
-	tcp_dcqcn_net_exit_module();
-	fabric_link_exit();
+	fabric_module_unregister(&tcp_dcqcn_fabric);
 }
 
 module_init(tcp_dcqcn_register);

@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tcp_dcqcn private interfaces: the per-netns state of tcp_dcqcn_net.c
- * (attributes, sysctls, counters), used by the congestion ops in
- * tcp_dcqcn.c.
+ * tcp_dcqcn private interfaces: its per-netns counters (in
+ * /proc/net/dcqcn_stat and the fabric netlink family).
  */
 #ifndef _TCP_DCQCN_H
 #define _TCP_DCQCN_H
 
 #include <net/fabric/dcqcn.h>
-#include <net/fabric/pernet.h>
+#include <net/fabric/module.h>
 
 /* Per-netns counters, shown in /proc/net/dcqcn_stat. */
 enum tcp_dcqcn_stat {
@@ -25,14 +24,5 @@ enum tcp_dcqcn_stat {
 	TCP_DCQCN_STAT_PHASE,		/* + enum dcqcn_phase: runs by phase */
 	TCP_DCQCN_STAT_COUNT = TCP_DCQCN_STAT_PHASE + DCQCN_RUN_COUNT
 };
-
-struct fabric_net *tcp_dcqcn_pernet(const struct net *net);
-/* A module parameter: the global default of attribute id. */
-u32 tcp_dcqcn_default(unsigned int id);
-/* tcp_dcqcn.c: a module parameter was written (or given at load). */
-void tcp_dcqcn_default_changed(unsigned int id);
-
-int tcp_dcqcn_net_init_module(void);
-void tcp_dcqcn_net_exit_module(void);
 
 #endif /* _TCP_DCQCN_H */

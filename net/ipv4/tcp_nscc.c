@@ -98,20 +98,95 @@ struct tcp_nscc {
 };
 
 static struct tcp_congestion_ops tcp_nscc_ops, tcp_nscc_ecn_ops,
-	tcp_nscc_plain_ops;
+	tcp_nscc_plain_ops, tcp_nscc_reno_ecn_ops, tcp_nscc_reno_plain_ops;
 
-static u64 tcp_nscc_now(const struct tcp_sock *tp)
+/* Attributes, counters and per-netns state: fabric.ko makes the module
+ * parameters, the net.nscc.* sysctls and /proc/net/nscc_stat from this
+ * descriptor, and
+ * include/net/fabric/nscc_attrs.h is the one table behind them (and behind
+ * ccreplay --set).  A socket copies its namespace's values when nscc
+ * starts on it, so a change reaches sockets started afterwards.
+ */
+static void tcp_nscc_default_changed(unsigned int id);
+static struct fabric_module tcp_nscc_fabric;
+
+/* Module parameters are parsed before module_init, so the defaults hold
+ * the table's values from link time.
+ */
+static u32 tcp_nscc_defaults[NSCC_ATTR_COUNT] = {
+#define NSCC_ATTR(name, kind, def, lo, hi, help) \
+	[NSCC_ATTR_##name] = (def),
+#include <net/fabric/nscc_attrs.h>
+#undef NSCC_ATTR
+};
+
+/* One module parameter per attribute, same name as the sysctl. */
+#define NSCC_ATTR(name, kind, def, lo, hi, help) \
+	FABRIC_ATTR_MODULE_PARAM(tcp_nscc_fabric, name, NSCC_ATTR_##name, help)
+#include <net/fabric/nscc_attrs.h>
+#undef NSCC_ATTR
+
+static const char * const tcp_nscc_stat_names[TCP_NSCC_STAT_ROUTINE] = {
+	[TCP_NSCC_STAT_SOCKETS]		= "sockets",
+	[TCP_NSCC_STAT_ALLOC_FAIL]	= "alloc_failures",
+	[TCP_NSCC_STAT_ACKS]		= "acks",
+	[TCP_NSCC_STAT_RTT_SAMPLES]	= "rtt_samples",
+	[TCP_NSCC_STAT_ECN_ACKS]	= "ecn_acks",
+	[TCP_NSCC_STAT_LOST_PKTS]	= "lost_packets",
+	[TCP_NSCC_STAT_RTO]		= "rto",
+	[TCP_NSCC_STAT_CE_RECEIVED]	= "ce_received",
+	[TCP_NSCC_STAT_MD_CUTS]		= "md_cuts",
+	[TCP_NSCC_STAT_QA_FIRED]	= "qa_fired",
+	[TCP_NSCC_STAT_NOMINAL_CHANGES]	= "nominal_changes",
+	[TCP_NSCC_STAT_ECN_ON]		= "ecn_on",
+	[TCP_NSCC_STAT_ECN_NOT_NEGOTIATED] = "ecn_not_negotiated",
+	[TCP_NSCC_STAT_ECN_KEPT]	= "ecn_kept",
+	[TCP_NSCC_STAT_CE_LOSSES]	= "ce_losses",
+	[TCP_NSCC_STAT_BASE_RTT_MISFITS] = "base_rtt_misfits",
+	[TCP_NSCC_STAT_LINK_FALLBACKS]	= "link_speed_fallbacks",
+	[TCP_NSCC_STAT_BASE_LEARNT]	= "base_rtt_learnt",
+};
+
+static const struct fabric_stat_group tcp_nscc_stats[] = {
+	{ .prefix = "", .names = tcp_nscc_stat_names, .count = TCP_NSCC_STAT_ROUTINE },
+	{ .prefix = "routine_", .names = nscc_routine_names, .count = NSCC_R_COUNT },
+};
+
+/* The rules across attributes, the same that ccreplay applies. */
+static int tcp_nscc_check(const u32 *v, const char **why)
 {
-	return tp->tcp_mstamp * NSEC_PER_USEC;
+	struct nscc_params p;
+
+	memcpy(p.v, v, sizeof(p.v));
+	return nscc_params_check(&p, why);
+}
+
+FABRIC_MODULE_PERNET(tcp_nscc_fabric)
+
+static struct fabric_module tcp_nscc_fabric = {
+	.name			= "nscc",
+	.desc			= nscc_attr_descs,
+	.nattrs			= NSCC_ATTR_COUNT,
+	.defaults		= tcp_nscc_defaults,
+	.default_changed	= tcp_nscc_default_changed,
+	.check			= tcp_nscc_check,
+	.stats			= tcp_nscc_stats,
+	.nstat_groups		= ARRAY_SIZE(tcp_nscc_stats),
+	.pernet			= FABRIC_MODULE_PERNET_OPS(tcp_nscc_fabric),
+};
+
+static struct fabric_net *tcp_nscc_pernet(const struct net *net)
+{
+	return fabric_net(&tcp_nscc_fabric, net);
 }
 
 /* The handshake asks for ECN as the module-wide flavour says: uet uses it,
  * mrc does not.  Also runs while the module loads, before registration.
  */
-void tcp_nscc_default_changed(unsigned int id)
+static void tcp_nscc_default_changed(unsigned int id)
 {
 	if (id == NSCC_ATTR_flavour)
-		fabric_tcp_ops_set_ecn(&tcp_nscc_ops, tcp_nscc_default(id) ==
+		fabric_tcp_ops_set_ecn(&tcp_nscc_ops, fabric_module_default(&tcp_nscc_fabric, id) ==
 				       NSCC_FLAVOUR_UET);
 }
 
@@ -127,8 +202,13 @@ static void tcp_nscc_settle_ecn(struct sock *sk, struct fabric_net *fn,
 	enum fabric_ecn r;
 
 	ca->ecn_pending = 0;
-	r = fabric_tcp_ecn_select(sk, ca->ecn_wanted, &tcp_nscc_ecn_ops,
-				  &tcp_nscc_plain_ops);
+	if (ca->core)
+		r = fabric_tcp_ecn_select(sk, ca->ecn_wanted, &tcp_nscc_ecn_ops,
+					  &tcp_nscc_plain_ops);
+	else
+		r = fabric_tcp_ecn_select(sk, ca->ecn_wanted,
+					  &tcp_nscc_reno_ecn_ops,
+					  &tcp_nscc_reno_plain_ops);
 	if (r != FABRIC_ECN_OFF)
 		fabric_net_stat_add(fn, stat[r], 1);
 }
@@ -144,15 +224,11 @@ static void tcp_nscc_set_pacing(struct sock *sk, const struct tcp_nscc *ca)
 
 	if (!tp->srtt_us)
 		return;
-	/* The Reno fallback has a slow start: TCP's gain for it there. */
 	rate = (u64)tp->mss_cache * ((USEC_PER_SEC / 100) << 3) *
-	       (!ca->core && tcp_snd_cwnd(tp) < tp->snd_ssthresh / 2 ?
-		READ_ONCE(net->sysctl_tcp_pacing_ss_ratio) :
-		READ_ONCE(net->sysctl_tcp_pacing_ca_ratio)) *
+	       READ_ONCE(net->sysctl_tcp_pacing_ca_ratio) *
 	       max(tcp_snd_cwnd(tp), tp->packets_out);
 	rate = div_u64(rate, tp->srtt_us);
-	if (ca->core)
-		rate = min_t(u64, rate, (u64)ca->core->cfg.rate_mbps * 125000);
+	rate = min_t(u64, rate, (u64)ca->core->cfg.rate_mbps * 125000);
 	WRITE_ONCE(sk->sk_pacing_rate,
 		   min_t(u64, rate, READ_ONCE(sk->sk_max_pacing_rate)));
 }
@@ -166,8 +242,7 @@ static void tcp_nscc_follow_mss(struct sock *sk, struct fabric_net *fn,
 	if (likely(pkt == ca->pkt))
 		return;
 	ca->pkt = pkt;
-	if (ca->core)
-		nscc_set_mtu(ca->core, pkt);
+	nscc_set_mtu(ca->core, pkt);
 	fabric_net_stat_add(fn, TCP_NSCC_STAT_NOMINAL_CHANGES, 1);
 }
 
@@ -232,9 +307,17 @@ static void tcp_nscc_init(struct sock *sk)
 		ca->ecn_wanted = NSCC_P(&p, flavour) == NSCC_FLAVOUR_UET;
 	} else {
 		fabric_net_stat_add(fn, TCP_NSCC_STAT_ALLOC_FAIL, 1);
-		ca->ecn_wanted = READ_ONCE(fn->attr[NSCC_ATTR_flavour]) ==
+		ca->ecn_wanted = fabric_net_attr(fn, NSCC_ATTR_flavour) ==
 				 NSCC_FLAVOUR_UET;
+		/* No state: Reno from now on, as a second ops (as dctcp
+		 * swaps in dctcp_reno), the twin of the flags the handshake
+		 * ran with until ECN is settled.
+		 */
+		WRITE_ONCE(inet_csk(sk)->icsk_ca_ops,
+			   tcp_nscc_ops.flags & TCP_CONG_NEEDS_ECN ?
+			   &tcp_nscc_reno_ecn_ops : &tcp_nscc_reno_plain_ops);
 	}
+	ca->core = n;
 	/* setsockopt(TCP_CONGESTION) during a non-blocking connect runs
 	 * init before the SYN-ACK has said whether ECN was granted.
 	 */
@@ -250,8 +333,7 @@ static void tcp_nscc_init(struct sock *sk)
 		fabric_tcp_rate_mbps(sk, NSCC_P(&p, data_rate_mbps),
 				     nscc_attr_descs[NSCC_ATTR_data_rate_mbps].max,
 				     fn, TCP_NSCC_STAT_LINK_FALLBACKS);
-	ca->core = n;
-	nscc_init(n, &p, ca->pkt, tcp_nscc_now(tp));
+	nscc_init(n, &p, ca->pkt, fabric_tcp_now_ns(tp));
 	/* config_base_rtt_ns 0: the handshake's RTT is the first sample. */
 	if (tcp_min_rtt(tp) != ~0U &&
 	    nscc_offer_base_rtt(n, (u64)tcp_min_rtt(tp) * NSEC_PER_USEC))
@@ -274,17 +356,6 @@ static void tcp_nscc_release(struct sock *sk)
 	 * disconnect negotiates as a new one would.
 	 */
 	WRITE_ONCE(inet_csk(sk)->icsk_ca_ops, &tcp_nscc_ops);
-}
-
-/* Without per-socket state: Reno, reducing on loss and ECE as TCP would. */
-static void tcp_nscc_reno(struct sock *sk, const struct rate_sample *rs)
-{
-	struct tcp_sock *tp = tcp_sk(sk);
-
-	if (tcp_in_cwnd_reduction(sk))
-		tcp_snd_cwnd_set(tp, max(min(tcp_snd_cwnd(tp), tp->snd_ssthresh), 2U));
-	else
-		tcp_reno_cong_avoid(sk, 0, rs->acked_sacked);
 }
 
 /* TCP's RTT sample for this ACK, or NSCC_NO_RTT.  NSCC takes a sample only
@@ -343,11 +414,6 @@ static void tcp_nscc_cong_control(struct sock *sk, const struct rate_sample *rs)
 	tcp_nscc_follow_mss(sk, fn, ca);
 	ce = tp->delivered_ce - ca->prior_ce;
 	ca->prior_ce = tp->delivered_ce;
-	if (unlikely(!n)) {
-		tcp_nscc_reno(sk, rs);
-		tcp_nscc_set_pacing(sk, ca);
-		return;
-	}
 
 	md = n->st.md_count;
 	qa = n->st.qa_count;
@@ -360,7 +426,7 @@ static void tcp_nscc_cong_control(struct sock *sk, const struct rate_sample *rs)
 			.ecn = ce > 0,
 		};
 
-		r = nscc_on_ack(n, tcp_nscc_now(tp), &a);
+		r = nscc_on_ack(n, fabric_tcp_now_ns(tp), &a);
 		fabric_net_stat_add(fn, TCP_NSCC_STAT_ROUTINE + r, 1);
 		fabric_net_stat_add(fn, TCP_NSCC_STAT_ACKS, 1);
 		if (a.rtt_ns != NSCC_NO_RTT)
@@ -430,10 +496,8 @@ static void tcp_nscc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 		/* Init in SYN_SENT: tcp_init_transfer() has since put TCP's
 		 * initial window back; the first data takes nscc's again.
 		 */
-		if (ca->core) {
-			tcp_nscc_set_cwnd(sk, ca);
-			tcp_nscc_set_pacing(sk, ca);
-		}
+		tcp_nscc_set_cwnd(sk, ca);
+		tcp_nscc_set_pacing(sk, ca);
 		break;
 	case CA_EVENT_ECN_IS_CE:
 		if (!ca->ece.ce_state)
@@ -447,13 +511,11 @@ static void tcp_nscc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 		break;
 	case CA_EVENT_LOSS:
 		fabric_net_stat_add(fn, TCP_NSCC_STAT_RTO, 1);
-		if (ca->core) {
-			nscc_on_loss(ca->core, ca->pkt);
-			tcp_nscc_publish(ca);
-			fabric_net_stat_add(fn, TCP_NSCC_STAT_ROUTINE + NSCC_R_LOSS, 1);
-			trace_nscc_update(sk, ca->core, NSCC_R_LOSS,
-					  tcp_snd_cwnd(tcp_sk(sk)));
-		}
+		nscc_on_loss(ca->core, ca->pkt);
+		tcp_nscc_publish(ca);
+		fabric_net_stat_add(fn, TCP_NSCC_STAT_ROUTINE + NSCC_R_LOSS, 1);
+		trace_nscc_update(sk, ca->core, NSCC_R_LOSS,
+				  tcp_snd_cwnd(tcp_sk(sk)));
 		break;
 	default:
 		break;
@@ -463,16 +525,61 @@ static void tcp_nscc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 /* NSCC has no slow-start threshold; TCP's loss paths still ask for one. */
 static u32 tcp_nscc_ssthresh(struct sock *sk)
 {
-	struct tcp_nscc *ca = inet_csk_ca(sk);
-
-	return ca->core ? TCP_INFINITE_SSTHRESH : tcp_reno_ssthresh(sk);
+	return TCP_INFINITE_SSTHRESH;
 }
 
 static u32 tcp_nscc_undo_cwnd(struct sock *sk)
 {
+	return tcp_snd_cwnd(tcp_sk(sk));
+}
+
+/* The Reno fallback, for a socket that got no memory for NSCC's state:
+ * TCP's own Reno with TCP's pacing, plus what the connection owes its
+ * peer whatever runs it (the accurate ECN echo and ECN settling,
+ * tcp_nscc_reno_cwnd_event()).  Its two twins, with and without
+ * TCP_CONG_NEEDS_ECN, are swapped in at init; no hook of NSCC's runs
+ * without NSCC's state.
+ */
+static void tcp_nscc_reno_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
+{
+	struct fabric_net *fn = tcp_nscc_pernet(sock_net(sk));
 	struct tcp_nscc *ca = inet_csk_ca(sk);
 
-	return ca->core ? tcp_snd_cwnd(tcp_sk(sk)) : tcp_reno_undo_cwnd(sk);
+	if (unlikely(ca->ecn_pending) && sk->sk_state != TCP_SYN_SENT)
+		tcp_nscc_settle_ecn(sk, fn, ca);
+	switch (ev) {
+	case CA_EVENT_ECN_IS_CE:
+		if (!ca->ece.ce_state)
+			fabric_net_stat_add(fn, TCP_NSCC_STAT_CE_RECEIVED, 1);
+		fabric_ece_update(sk, &ca->ece, 1);
+		fabric_tcp_ack_now(sk);
+		break;
+	case CA_EVENT_ECN_NO_CE:
+		fabric_ece_update(sk, &ca->ece, 0);
+		fabric_tcp_ack_now(sk);
+		break;
+	case CA_EVENT_LOSS:
+		fabric_net_stat_add(fn, TCP_NSCC_STAT_RTO, 1);
+		break;
+	default:
+		break;
+	}
+}
+
+/* After a SYN_SENT init: settle ECN on the SYN-ACK's ACK. */
+static void tcp_nscc_reno_in_ack(struct sock *sk, u32 flags)
+{
+	struct tcp_nscc *ca = inet_csk_ca(sk);
+
+	if (unlikely(ca->ecn_pending) && sk->sk_state != TCP_SYN_SENT)
+		tcp_nscc_settle_ecn(sk, tcp_nscc_pernet(sock_net(sk)), ca);
+}
+
+static void tcp_nscc_reno_release(struct sock *sk)
+{
+	struct tcp_nscc *ca = inet_csk_ca(sk);
+
+	fabric_tcp_release(sk, ca->asked_pacing);
 }
 
 /* ss -ti shows the state through the one layout inet_diag has room for
@@ -533,6 +640,23 @@ static struct tcp_congestion_ops tcp_nscc_ecn_ops __read_mostly =
 static struct tcp_congestion_ops tcp_nscc_plain_ops __read_mostly =
 	TCP_NSCC_OPS(0);
 
+#define TCP_NSCC_RENO_OPS(_flags) {				\
+	.flags		= (_flags),				\
+	.release	= tcp_nscc_reno_release,		\
+	.ssthresh	= tcp_reno_ssthresh,			\
+	.cong_avoid	= tcp_reno_cong_avoid,			\
+	.undo_cwnd	= tcp_reno_undo_cwnd,			\
+	.cwnd_event	= tcp_nscc_reno_cwnd_event,		\
+	.in_ack_event	= tcp_nscc_reno_in_ack,			\
+	.owner		= THIS_MODULE,				\
+	.name		= "nscc-reno",				\
+}
+
+static struct tcp_congestion_ops tcp_nscc_reno_ecn_ops __read_mostly =
+	TCP_NSCC_RENO_OPS(TCP_CONG_NEEDS_ECN);
+static struct tcp_congestion_ops tcp_nscc_reno_plain_ops __read_mostly =
+	TCP_NSCC_RENO_OPS(0);
+
 static int __init tcp_nscc_register(void)
 {
 	int err;
@@ -540,30 +664,24 @@ static int __init tcp_nscc_register(void)
 	BUILD_BUG_ON(sizeof(struct tcp_nscc) > ICSK_CA_PRIV_SIZE);
 
 	tcp_nscc_default_changed(NSCC_ATTR_flavour);
-	err = fabric_link_init();
+	err = fabric_module_register(&tcp_nscc_fabric);
 	if (err)
-		goto err_link;
-	err = tcp_nscc_net_init_module();
-	if (err)
-		goto err_net;
+		goto err_fabric;
 	err = tcp_register_congestion_control(&tcp_nscc_ops);
 	if (err)
 		goto err_cc;
 	return 0;
 
 err_cc:
-	tcp_nscc_net_exit_module();
-err_net:
-	fabric_link_exit();
-err_link:
+	fabric_module_unregister(&tcp_nscc_fabric);
+err_fabric:
 	return err;
 }
 
 static void __exit tcp_nscc_unregister(void)
 {
 	tcp_unregister_congestion_control(&tcp_nscc_ops);
-	tcp_nscc_net_exit_module();
-	fabric_link_exit();
+	fabric_module_unregister(&tcp_nscc_fabric);
 }
 
 module_init(tcp_nscc_register);

@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tcp_nscc private interfaces: the per-netns state of tcp_nscc_net.c
- * (attributes, sysctls, counters), used by the congestion ops in
- * tcp_nscc.c.
+ * tcp_nscc private interfaces: its per-netns counters (in
+ * /proc/net/nscc_stat and the fabric netlink family).
  */
 #ifndef _TCP_NSCC_H
 #define _TCP_NSCC_H
 
-#include <net/fabric/pernet.h>
+#include <net/fabric/module.h>
 #include <net/fabric/nscc.h>
 
 /* A path whose min RTT is this many times config_base_rtt_ns or more
@@ -38,14 +37,5 @@ enum tcp_nscc_stat {
 	TCP_NSCC_STAT_ROUTINE,		/* + enum nscc_routine */
 	TCP_NSCC_STAT_COUNT = TCP_NSCC_STAT_ROUTINE + NSCC_R_COUNT
 };
-
-struct fabric_net *tcp_nscc_pernet(const struct net *net);
-/* A module parameter: the global default of attribute id. */
-u32 tcp_nscc_default(unsigned int id);
-/* tcp_nscc.c: a module parameter was written (or given at load). */
-void tcp_nscc_default_changed(unsigned int id);
-
-int tcp_nscc_net_init_module(void);
-void tcp_nscc_net_exit_module(void);
 
 #endif /* _TCP_NSCC_H */

@@ -40,6 +40,62 @@
 #define CREATE_TRACE_POINTS
 #include "swift_trace.h"
 
+/* Attributes, counters and per-netns state: fabric.ko makes the module
+ * parameters, the net.swift.* sysctls and /proc/net/swift_stat from this
+ * descriptor, and
+ * include/net/fabric/swift_attrs.h is the one table behind them (and behind
+ * ccreplay --set).  A socket copies its namespace's values when swift
+ * starts on it, so a change reaches sockets started afterwards.
+ */
+static struct fabric_module tcp_swift_fabric;
+
+/* Module parameters are parsed before module_init, so the defaults hold
+ * the table's values from link time.
+ */
+static u32 tcp_swift_defaults[SWIFT_ATTR_COUNT] = {
+#define SWIFT_ATTR(name, kind, def, lo, hi, help) \
+	[SWIFT_ATTR_##name] = (def),
+#include <net/fabric/swift_attrs.h>
+#undef SWIFT_ATTR
+};
+
+/* One module parameter per attribute, same name as the sysctl. */
+#define SWIFT_ATTR(name, kind, def, lo, hi, help) \
+	FABRIC_ATTR_MODULE_PARAM(tcp_swift_fabric, name, SWIFT_ATTR_##name, help)
+#include <net/fabric/swift_attrs.h>
+#undef SWIFT_ATTR
+
+static const char * const tcp_swift_stat_names[TCP_SWIFT_STAT_DECISION] = {
+	[TCP_SWIFT_STAT_SOCKETS]	= "sockets",
+	[TCP_SWIFT_STAT_DECREASES]	= "decreases",
+	[TCP_SWIFT_STAT_TIMEOUTS]	= "timeouts",
+	[TCP_SWIFT_STAT_PACED_ENTRIES]	= "paced_entries",
+	[TCP_SWIFT_STAT_PACED_ACKS]	= "paced_acks",
+	[TCP_SWIFT_STAT_BASE_LEARNT]	= "base_rtt_learnt",
+};
+
+static const struct fabric_stat_group tcp_swift_stats[] = {
+	{ .prefix = "", .names = tcp_swift_stat_names, .count = TCP_SWIFT_STAT_DECISION },
+	{ .prefix = "decision_", .names = swift_decision_names, .count = SWIFT_DECISION_COUNT },
+};
+
+FABRIC_MODULE_PERNET(tcp_swift_fabric)
+
+static struct fabric_module tcp_swift_fabric = {
+	.name			= "swift",
+	.desc			= swift_attr_descs,
+	.nattrs			= SWIFT_ATTR_COUNT,
+	.defaults		= tcp_swift_defaults,
+	.stats			= tcp_swift_stats,
+	.nstat_groups		= ARRAY_SIZE(tcp_swift_stats),
+	.pernet			= FABRIC_MODULE_PERNET_OPS(tcp_swift_fabric),
+};
+
+static struct fabric_net *tcp_swift_pernet(const struct net *net)
+{
+	return fabric_net(&tcp_swift_fabric, net);
+}
+
 #define TCP_SWIFT_MAX_CWND	65535U
 #define TCP_SWIFT_MIN_CWND	2U	/* segments: see the comment at the top */
 
@@ -145,7 +201,7 @@ static void tcp_swift_cong_control(struct sock *sk, const struct rate_sample *rs
 
 		if (tcp_swift_paced(&ca->s))
 			fabric_net_stat_add(fn, TCP_SWIFT_STAT_PACED_ACKS, 1);
-		swift_on_ack(&ca->s, tp->tcp_clock_cache,
+		swift_on_ack(&ca->s, fabric_tcp_now_ns(tp),
 			     (u64)rs->rtt_us * NSEC_PER_USEC, rs->acked_sacked,
 			     srtt, may_decrease);
 		if (ca->s.base_rtt != base)
@@ -166,14 +222,14 @@ static void tcp_swift_timeout(struct sock *sk, struct tcp_swift *ca)
 
 	fabric_net_stat_add(tcp_swift_pernet(sock_net(sk)),
 			    TCP_SWIFT_STAT_TIMEOUTS, 1);
-	swift_on_rto(&ca->s, tp->tcp_clock_cache, tcp_swift_srtt_ns(tp));
+	swift_on_rto(&ca->s, fabric_tcp_now_ns(tp), tcp_swift_srtt_ns(tp));
 	tcp_swift_account(sk, &ca->s, prev);
 }
 
 /* The first timeout of an episode raises CA_EVENT_LOSS; further ones
  * re-enter Loss from Loss.  Entering Loss otherwise (a path-MTU
  * retransmission) is no timeout.  Entering Recovery is fast recovery.
- * Times are tp->tcp_clock_cache, the clock cong_control uses.
+ * Times are fabric_tcp_now_ns(), the clock cong_control uses.
  */
 static void tcp_swift_set_state(struct sock *sk, u8 new_state)
 {
@@ -185,7 +241,7 @@ static void tcp_swift_set_state(struct sock *sk, u8 new_state)
 	if (unlikely(!prev))	/* before init() */
 		return;
 	if (new_state == TCP_CA_Recovery && old_state != TCP_CA_Recovery) {
-		swift_on_recovery(&ca->s, tp->tcp_clock_cache,
+		swift_on_recovery(&ca->s, fabric_tcp_now_ns(tp),
 				  tcp_swift_srtt_ns(tp));
 		tcp_swift_account(sk, &ca->s, prev);
 		tcp_swift_apply(sk, &ca->s);
@@ -285,24 +341,24 @@ static int __init tcp_swift_register(void)
 
 	BUILD_BUG_ON(sizeof(struct tcp_swift) > ICSK_CA_PRIV_SIZE);
 
-	err = tcp_swift_net_init_module();
+	err = fabric_module_register(&tcp_swift_fabric);
 	if (err)
-		goto err_net;
+		goto err_fabric;
 	err = tcp_register_congestion_control(&tcp_swift_ops);
 	if (err)
 		goto err_cc;
 	return 0;
 
 err_cc:
-	tcp_swift_net_exit_module();
-err_net:
+	fabric_module_unregister(&tcp_swift_fabric);
+err_fabric:
 	return err;
 }
 
 static void __exit tcp_swift_unregister(void)
 {
 	tcp_unregister_congestion_control(&tcp_swift_ops);
-	tcp_swift_net_exit_module();
+	fabric_module_unregister(&tcp_swift_fabric);
 }
 
 module_init(tcp_swift_register);

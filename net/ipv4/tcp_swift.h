@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tcp_swift private interfaces: the per-netns state of tcp_swift_net.c
- * (attributes, sysctls, counters), used by the congestion ops in
- * tcp_swift.c.
+ * tcp_swift private interfaces: its per-netns counters (in
+ * /proc/net/swift_stat and the fabric netlink family).
  */
 #ifndef _TCP_SWIFT_H
 #define _TCP_SWIFT_H
 
-#include <net/fabric/pernet.h>
+#include <net/fabric/module.h>
 #include <net/fabric/swift.h>
 
 /* Per-netns counters, shown in /proc/net/swift_stat. */
@@ -21,10 +20,5 @@ enum tcp_swift_stat {
 	TCP_SWIFT_STAT_DECISION,	/* + enum swift_decision */
 	TCP_SWIFT_STAT_COUNT = TCP_SWIFT_STAT_DECISION + SWIFT_DECISION_COUNT
 };
-
-struct fabric_net *tcp_swift_pernet(const struct net *net);
-
-int tcp_swift_net_init_module(void);
-void tcp_swift_net_exit_module(void);
 
 #endif /* _TCP_SWIFT_H */

@@ -55,10 +55,16 @@ check_fail "flavour=tcp is refused" -- ip netns exec "$A" sysctl -qw net.nscc.fl
 ip netns exec "$A" sysctl -qw net.nscc.flavour=mrc
 [[ $(ip netns exec "$A" sysctl -n net.nscc.flavour) == mrc ]]
 check $? "flavour is written and read by name (mrc)"
-# No rule across attributes: a pair can be moved in either order.
-ip netns exec "$A" sysctl -qw net.nscc.receiver_congestion_low_threshold=800 &&
-	ip netns exec "$A" sysctl -qw net.nscc.receiver_congestion_high_threshold=900
-check $? "receiver thresholds move up in either order (low 800, then high 900)"
+# The rule across attributes (nscc_params_check(): the low threshold not
+# above the high one) holds for each sysctl write too: a write that would
+# break it is refused and changes nothing; the other order works.
+check_fail "low threshold 800 above the high one (750) is refused" -- \
+	ip netns exec "$A" sysctl -qw net.nscc.receiver_congestion_low_threshold=800
+[[ $(ip netns exec "$A" sysctl -n net.nscc.receiver_congestion_low_threshold) == 250 ]]
+check $? "the refused write left the low threshold at 250"
+ip netns exec "$A" sysctl -qw net.nscc.receiver_congestion_high_threshold=900 &&
+	ip netns exec "$A" sysctl -qw net.nscc.receiver_congestion_low_threshold=800
+check $? "raising the high threshold first, then the low one, works (900, 800)"
 [[ $(ip netns exec "$A" cat /proc/sys/net/nscc/gamma | wc -l) == 1 ]]
 check $? "a sysctl reads back as one line with no blank line"
 

@@ -16,14 +16,16 @@
  * devices that exist; unregistering it replays their removal (as does a
  * move to another netns, which re-registers the device there).
  *
- * Each module that links this file has its own notifier and table.
+ * fabric.ko has the one notifier and table; the TCP modules look up
+ * their socket's egress device (fabric_tcp_link_mbps()).
  */
 #include <linux/ethtool.h>
 #include <linux/hashtable.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
-#include "fabric_tcp.h"
+
+#include "fabric.h"
 
 struct fabric_link {
 	struct hlist_node node;
@@ -149,19 +151,12 @@ void fabric_link_exit(void)
 	rtnl_unlock();
 }
 
-u32 fabric_tcp_link_mbps(struct sock *sk)
+u32 fabric_link_mbps(const struct net_device *dev)
 {
 	const struct fabric_link *l;
-	const struct dst_entry *dst;
-	u32 mbps = 0;
 
-	rcu_read_lock();
-	dst = __sk_dst_get(sk);
-	if (dst && dst->dev) {
-		l = fabric_link_find(dst->dev);
-		if (l)
-			mbps = READ_ONCE(l->mbps);
-	}
-	rcu_read_unlock();
-	return mbps;
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "link speed lookup outside RCU");
+	l = fabric_link_find(dev);
+	return l ? READ_ONCE(l->mbps) : 0;
 }
+EXPORT_SYMBOL_GPL(fabric_link_mbps);

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Attribute values on the kernel side: module parameters (the global
+ * defaults), per-netns sysctls, and the one write path that sysctl and
+ * netlink share.
+ *
+ * Every write goes through fabric_attr_parse() (text) or the descriptor's
+ * range (netlink numbers), then through fabric_net_commit(): the module's
+ * rule across attributes (its check(), e.g. nscc's low threshold not above
+ * its high one) runs on the values as they would be after the write, and
+ * only if it passes are they stored, all of them inside one sequence-count
+ * write section so that a socket starting meanwhile reads either the old
+ * set or the new one.  A refused write changes nothing and says why: in
+ * the netlink extended ACK, or for a sysctl in the kernel log (a sysctl
+ * write can only fail with EINVAL).
+ *
+ * Module parameters are global, not per netns: they are checked against
+ * the same rules once the module has registered (while it loads they are
+ * taken one by one and checked together by fabric_module_register()), and
+ */
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/sysctl.h>
+#include <net/net_namespace.h>
+#include <net/netlink.h>
+
+#include "fabric.h"
+
+/* Longest text form of a value: ten digits or an enum name, newline, NUL. */
+#define FABRIC_ATTR_TEXT	32
+
+/* The text form of val, with a newline for sysfs (proc_dostring adds its own). */
+static int fabric_attr_format(const struct fabric_attr_desc *d, u32 val,
+			      char *buf, size_t len, bool newline)
+{
+	const char *name = fabric_attr_name_of(d, val);
+
+	if (name)
+		return scnprintf(buf, len, "%s%s", name, newline ? "\n" : "");
+	return scnprintf(buf, len, "%u%s", val, newline ? "\n" : "");
+}
+
+void fabric_net_params(const struct fabric_net *fn, u32 *out)
+{
+	unsigned int i, seq;
+
+	do {
+		seq = read_seqcount_begin(&fn->seq);
+		for (i = 0; i < fn->mod->nattrs; i++)
+			out[i] = READ_ONCE(fn->attr[i]);
+	} while (read_seqcount_retry(&fn->seq, seq));
+}
+EXPORT_SYMBOL_GPL(fabric_net_params);
+
+int fabric_net_commit(struct fabric_net *fn, const struct fabric_attr_write *w,
+		      unsigned int n, struct netlink_ext_ack *extack)
+{
+	const struct fabric_module *mod = fn->mod;
+	const char *why = NULL;
+	u32 *next, *old;
+	unsigned int i;
+	int err = 0;
+
+	next = kmalloc_array(2 * mod->nattrs, sizeof(u32), GFP_KERNEL);
+	if (!next)
+		return -ENOMEM;
+	old = next + mod->nattrs;
+
+	mutex_lock(&fn->lock);
+	memcpy(old, fn->attr, mod->nattrs * sizeof(u32));
+	memcpy(next, old, mod->nattrs * sizeof(u32));
+	for (i = 0; i < n; i++)
+		next[w[i].id] = w[i].val;
+	if (mod->check && mod->check(next, &why)) {
+		fabric_extack(extack, NULL, why);
+		if (!extack)
+			pr_warn_ratelimited("%s: %s\n", mod->sysctl_path, why);
+		err = -EINVAL;
+		goto out;
+	}
+	/* Readers may run in softirq context on this CPU: no BH while the
+	 * count is odd, or a reader would spin on it forever.
+	 */
+	local_bh_disable();
+	write_seqcount_begin(&fn->seq);
+	for (i = 0; i < mod->nattrs; i++)
+		WRITE_ONCE(fn->attr[i], next[i]);
+	write_seqcount_end(&fn->seq);
+	local_bh_enable();
+out:
+	mutex_unlock(&fn->lock);
+	kfree(next);
+	return err;
+}
+
+/* A module parameter: parse, then (once registered) the rule across. */
+static int fabric_attr_param_set(const char *text, const struct kernel_param *kp)
+{
+	const struct fabric_attr_param *p = kp->arg;
+	struct fabric_module *mod = p->mod;
+	const struct fabric_attr_desc *d = &mod->desc[p->id];
+	const char *why = "";
+	u32 val, *next;
+	int err;
+
+	err = fabric_attr_parse(d, text, &val, &why);
+	if (err) {
+		pr_warn("%s: %s: %s (range %u..%u)\n", mod->name, d->name, why,
+			d->min, d->max);
+		return err;
+	}
+	/* Writers of one module's parameters hold its kernel_param_lock. */
+	if (READ_ONCE(mod->registered) && mod->check) {
+		next = kmemdup(mod->defaults, mod->nattrs * sizeof(u32),
+			       GFP_KERNEL);
+		if (!next)
+			return -ENOMEM;
+		next[p->id] = val;
+		err = mod->check(next, &why);
+		kfree(next);
+		if (err) {
+			pr_warn("%s: %s: %s\n", mod->name, d->name, why);
+			return err;
+		}
+	}
+	WRITE_ONCE(mod->defaults[p->id], val);
+	if (mod->default_changed)
+		mod->default_changed(p->id);
+	return 0;
+}
+
+static int fabric_attr_param_get(char *buf, const struct kernel_param *kp)
+{
+	const struct fabric_attr_param *p = kp->arg;
+
+	return fabric_attr_format(&p->mod->desc[p->id],
+				  READ_ONCE(p->mod->defaults[p->id]),
+				  buf, PAGE_SIZE, true);
+}
+
+const struct kernel_param_ops fabric_attr_param_ops = {
+	.set = fabric_attr_param_set,
+	.get = fabric_attr_param_get,
+};
+EXPORT_SYMBOL_GPL(fabric_attr_param_ops);
+
+/* proc handler of every attribute sysctl: extra1 is the descriptor, extra2
+ * the module's per-netns state.
+ */
+static int fabric_attr_proc(struct ctl_table *table, int write, void *buffer,
+			    size_t *lenp, loff_t *ppos)
+{
+	const struct fabric_attr_desc *d = table->extra1;
+	struct fabric_net *fn = table->extra2;
+	struct fabric_attr_write w = { .id = d - fn->mod->desc };
+	char text[FABRIC_ATTR_TEXT];
+	struct ctl_table tmp = {
+		.data = text,
+		.maxlen = sizeof(text),
+	};
+	const char *why = "";
+	int err;
+
+	/* Reads show it; a write continuing at *ppos > 0 appends to it. */
+	fabric_attr_format(d, fabric_net_attr(fn, w.id), text, sizeof(text),
+			   false);
+	err = proc_dostring(&tmp, write, buffer, lenp, ppos);
+	if (err || !write)
+		return err;
+	err = fabric_attr_parse(d, text, &w.val, &why);
+	if (err) {
+		pr_warn_ratelimited("%s: %s: %s (range %u..%u)\n",
+				    fn->mod->sysctl_path, d->name, why,
+				    d->min, d->max);
+		return err;
+	}
+	return fabric_net_commit(fn, &w, 1, NULL);
+}
+
+int fabric_sysctl_register(struct fabric_net *fn)
+{
+	const struct fabric_module *mod = fn->mod;
+	struct ctl_table *tbl;
+	unsigned int i;
+
+	/* One spare zeroed entry terminates the table. */
+	tbl = kcalloc(mod->nattrs + 1, sizeof(*tbl), GFP_KERNEL);
+	if (!tbl)
+		return -ENOMEM;
+	for (i = 0; i < mod->nattrs; i++) {
+		tbl[i].procname = mod->desc[i].name;
+		tbl[i].data = &fn->attr[i];
+		tbl[i].maxlen = sizeof(u32);
+		tbl[i].mode = 0644;
+		tbl[i].proc_handler = fabric_attr_proc;
+		tbl[i].extra1 = (void *)&mod->desc[i];
+		tbl[i].extra2 = fn;
+	}
+	fn->sysctl = register_net_sysctl(fn->net, mod->sysctl_path, tbl);
+	if (!fn->sysctl) {
+		kfree(tbl);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void fabric_sysctl_unregister(struct fabric_net *fn)
+{
+	struct ctl_table *tbl;
+
+	if (!fn->sysctl)
+		return;
+	tbl = fn->sysctl->ctl_table_arg;
+	unregister_net_sysctl_table(fn->sysctl);
+	kfree(tbl);
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fabric.ko's own interfaces between its files: the module registry
+ * (main.c), attribute writes (attr.c), per-netns state (pernet.c) and
+ * link speeds (link.c).
+ */
+#ifndef _FABRIC_FABRIC_H
+#define _FABRIC_FABRIC_H
+
+#include <linux/netlink.h>
+#include <net/fabric/module.h>
+
+/* The registered modules; fabric_lock protects the list and each
+ * module's presence on it (a module leaves it before its pernet state
+ * goes).  Netlink handlers hold it for as long as they use a module.
+ */
+extern struct mutex fabric_lock;
+extern struct list_head fabric_modules;
+
+struct fabric_module *fabric_module_find(const char *name);
+
+/* One value of a multi-attribute write: the attribute and its new value. */
+struct fabric_attr_write {
+	unsigned int id;
+	u32 val;
+};
+
+/* Writes n values of this netns's attributes at once: the module's rule
+ * across attributes is checked on the whole result first; on failure
+ * nothing changes and extack (which may be NULL) says why.  Notifies
+ * each value that changed.  Takes fn->lock.
+ */
+int fabric_net_commit(struct fabric_net *fn, const struct fabric_attr_write *w,
+		      unsigned int n, struct netlink_ext_ack *extack);
+
+/* An extended-ACK message that is not a literal: msg must outlive the
+ * request (fabric_msg() in netlink.c, or static).  attr may be NULL.
+ */
+static inline void fabric_extack(struct netlink_ext_ack *extack,
+				 const struct nlattr *attr, const char *msg)
+{
+	if (!extack)
+		return;
+	extack->_msg = msg;
+	if (attr)
+		NL_SET_BAD_ATTR(extack, attr);
+}
+
+int fabric_sysctl_register(struct fabric_net *fn);
+void fabric_sysctl_unregister(struct fabric_net *fn);
+
+int fabric_pernet_register(struct fabric_module *mod);
+void fabric_pernet_unregister(struct fabric_module *mod);
+
+int fabric_link_init(void);
+void fabric_link_exit(void);
+
+#endif /* _FABRIC_FABRIC_H */

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fabric.ko: the base module the fabric modules register with.  It holds
+ * no algorithm; it turns each module's descriptor (struct fabric_module,
+ * include/net/fabric/module.h) into module parameters, per-netns sysctls
+ * and counters, and it keeps the link speeds that "follow the path"
+ * attribute values read.  The transport plugs in the same way.
+ *
+ * Load order: the modules depend on this one's symbols, so modprobe loads
+ * it first and it stays while any of them is loaded.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+
+#include "fabric.h"
+
+/* The registered modules, and who may use them: see fabric.h. */
+DEFINE_MUTEX(fabric_lock);
+LIST_HEAD(fabric_modules);
+
+struct fabric_module *fabric_module_find(const char *name)
+{
+	struct fabric_module *mod;
+
+	lockdep_assert_held(&fabric_lock);
+	list_for_each_entry(mod, &fabric_modules, node)
+		if (!strcmp(mod->name, name))
+			return mod;
+	return NULL;
+}
+
+static int fabric_module_check(const struct fabric_module *mod)
+{
+	unsigned int i, g;
+
+	if (!mod->name || strlen(mod->name) >= FABRIC_MODULE_NAME_MAX ||
+	    !mod->nattrs || !mod->desc || !mod->defaults ||
+	    !mod->pernet.init || !mod->pernet.exit)
+		return -EINVAL;
+	for (i = 0; i < mod->nattrs; i++)
+		if (strlen(mod->desc[i].name) >= FABRIC_ATTR_NAME_MAX)
+			return -EINVAL;
+	for (g = 0; g < mod->nstat_groups; g++)
+		if (!mod->stats[g].names || !mod->stats[g].prefix)
+			return -EINVAL;
+	return 0;
+}
+
+int fabric_module_register(struct fabric_module *mod)
+{
+	const char *why = "";
+	unsigned int g;
+	int err;
+
+	err = fabric_module_check(mod);
+	if (err) {
+		pr_err("fabric: module %s: malformed descriptor\n",
+		       mod->name ? mod->name : "(no name)");
+		return err;
+	}
+	/* The module parameters were taken one by one while the module
+	 * loaded; together they must pass the rule across attributes.
+	 */
+	if (mod->check && mod->check(mod->defaults, &why)) {
+		pr_err("%s: module parameters: %s\n", mod->name, why);
+		return -EINVAL;
+	}
+	mod->nstats = 0;
+	for (g = 0; g < mod->nstat_groups; g++)
+		mod->nstats += mod->stats[g].count;
+	snprintf(mod->sysctl_path, sizeof(mod->sysctl_path), "net/%s",
+		 mod->name);
+	snprintf(mod->proc_name, sizeof(mod->proc_name), "%s_stat", mod->name);
+
+	mutex_lock(&fabric_lock);
+	if (fabric_module_find(mod->name)) {
+		err = -EEXIST;
+		goto out;
+	}
+	err = fabric_pernet_register(mod);
+	if (err)
+		goto out;
+	WRITE_ONCE(mod->registered, true);
+	list_add_tail(&mod->node, &fabric_modules);
+out:
+	mutex_unlock(&fabric_lock);
+	return err;
+}
+EXPORT_SYMBOL_GPL(fabric_module_register);
+
+void fabric_module_unregister(struct fabric_module *mod)
+{
+	/* Off the list first: no netlink request reaches the module's
+	 * pernet state once it starts to go.
+	 */
+	mutex_lock(&fabric_lock);
+	list_del(&mod->node);
+	WRITE_ONCE(mod->registered, false);
+	mutex_unlock(&fabric_lock);
+	fabric_pernet_unregister(mod);
+}
+EXPORT_SYMBOL_GPL(fabric_module_unregister);
+
+static int __init fabric_init(void)
+{
+	return fabric_link_init();
+}
+
+static void __exit fabric_exit(void)
+{
+	fabric_link_exit();
+}
+
+module_init(fabric_init);
+module_exit(fabric_exit);
+
+MODULE_AUTHOR("The fabric-cc authors");
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Fabric modules' attributes, per-netns state and counters, link speeds");
+MODULE_VERSION("0.1");
