@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-#   make            dependencies (apt-get, once), modules (W=1), tools, tests
-#   make check      unit tests, then the VM selftests; ends "N passed, N failed"
+#   make            dependencies (apt-get, once), modules (W=1: fabric.ko and
+#                   the modules that register with it), tools, tests
+#   make check      unit and host tests, then the VM selftests; ends
+#                   "N passed, N failed"
 #   make demo       the README's demo in a VM
 #   make bench      congestion controls side by side (QUICK=1: a smoke run)
 #   make install    modules into /lib/modules/$(KVER)/updates, depmod, ccreplay,
-#                   the tc plugin into Debian's tc directory
-#   make sparse     the modules under sparse (C=1)
+#                   fabctl (with its man page and bash completion), the tc
+#                   plugin into Debian's tc directory
+#   make sparse     the modules under sparse (C=2)
 #   make checkpatch scripts/checkpatch.pl --strict over our sources
 #
 # KVER is Debian's 6.1 kernel that has headers and a bootable image
@@ -27,6 +30,7 @@ CORES       := $(NSCC_CORE) $(DCQCN_CORE) $(SWIFT_CORE)
 CORE_HDRS   := $(wildcard include/net/fabric/*.h tools/include/linux/*.h)
 CCREPLAY    := tools/ccreplay/ccreplay
 TC_PLUGIN   := tools/tc/q_fabric.so
+FABCTL      := tools/fabctl/fabctl
 # Where Debian's tc looks for q_<kind>.so.
 TC_LIBDIR   ?= /usr/lib/$(shell $(CC) -print-multiarch)/tc
 UNIT_TESTS  := selftests/unit/nscc_test selftests/unit/dcqcn_test selftests/unit/swift_test \
@@ -39,10 +43,10 @@ all: modules tools tests
 # Everything that compiles waits for deps (apt-get: the compiler, the kernel
 # headers): under make -jN nothing may start before the headers exist.  An
 # order-only prerequisite, so a finished deps never forces a rebuild.
-modules sparse $(CCREPLAY) $(TC_PLUGIN) $(UNIT_TESTS) bench/microbench: | deps
+modules sparse $(CCREPLAY) $(TC_PLUGIN) $(FABCTL) $(UNIT_TESTS) bench/microbench: | deps
 
 help:
-	@sed -n "3,14p" Makefile | sed 's/^# \{0,1\}//'
+	@sed -n "3,17p" Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@scripts/deps
@@ -51,7 +55,7 @@ modules:
 	@test -n "$(KVER)" || { echo "make: no Debian 6.1 kernel with headers found (scripts/kver)"; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=$(W) modules
 
-tools: $(CCREPLAY) $(TC_PLUGIN)
+tools: $(CCREPLAY) $(TC_PLUGIN) $(FABCTL)
 
 tests: $(UNIT_TESTS)
 
@@ -63,6 +67,12 @@ $(CCREPLAY): tools/ccreplay/ccreplay.c tools/ccreplay/algo_nscc.c tools/ccreplay
 $(TC_PLUGIN): tools/tc/q_fabric.c tools/tc/tc_plugin.h include/uapi/linux/fabric_sched.h
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Wno-unused-parameter -fPIC -shared \
 		-Iinclude/uapi -o $@ $<
+
+$(FABCTL): tools/fabctl/main.c tools/fabctl/nl.c tools/fabctl/json.c tools/fabctl/attr.c \
+	   tools/fabctl/stats.c tools/fabctl/monitor.c tools/fabctl/sock.c \
+	   tools/fabctl/fabctl.h include/uapi/linux/fabric.h
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Wmissing-prototypes \
+		-Iinclude/uapi -o $@ $(filter %.c,$^) $$(pkg-config --cflags --libs libmnl)
 
 # The tc plugin's test links the plugin with its own tc helpers.
 selftests/unit/q_fabric_test: selftests/unit/q_fabric_test.c tools/tc/q_fabric.c \
@@ -94,6 +104,10 @@ install: modules tools
 	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KVER)
 	install -D -m 0755 $(CCREPLAY) $(INSTALL_MOD_PATH)/usr/local/bin/ccreplay
 	install -D -m 0644 $(TC_PLUGIN) $(INSTALL_MOD_PATH)$(TC_LIBDIR)/q_fabric.so
+	install -D -m 0755 $(FABCTL) $(INSTALL_MOD_PATH)/usr/local/sbin/fabctl
+	install -D -m 0644 Documentation/fabctl.8 $(INSTALL_MOD_PATH)/usr/local/share/man/man8/fabctl.8
+	install -D -m 0644 tools/fabctl/fabctl.bash-completion \
+		$(INSTALL_MOD_PATH)/usr/share/bash-completion/completions/fabctl
 
 sparse:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=$(W) C=2 modules
@@ -103,4 +117,4 @@ checkpatch:
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
-	rm -f $(CCREPLAY) $(TC_PLUGIN) $(UNIT_TESTS) bench/microbench
+	rm -f $(CCREPLAY) $(TC_PLUGIN) $(FABCTL) $(UNIT_TESTS) bench/microbench

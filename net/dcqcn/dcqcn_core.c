@@ -39,8 +39,8 @@
 #define DCQCN_NAMES_BOOL	NULL
 
 const struct fabric_attr_desc dcqcn_attr_descs[DCQCN_ATTR_COUNT] = {
-#define DCQCN_ATTR(name, kind, def, lo, hi, help) \
-	[DCQCN_ATTR_##name] = FABRIC_ATTR_DESC(name, kind, def, lo, hi, help, \
+#define DCQCN_ATTR(name, kind, def, lo, hi, unit, help) \
+	[DCQCN_ATTR_##name] = FABRIC_ATTR_DESC(name, kind, def, lo, hi, unit, help, \
 					       DCQCN_NAMES_##kind),
 #include <net/fabric/dcqcn_attrs.h>
 #undef DCQCN_ATTR

@@ -12,11 +12,13 @@
  * write section so that a socket starting meanwhile reads either the old
  * set or the new one.  A refused write changes nothing and says why: in
  * the netlink extended ACK, or for a sysctl in the kernel log (a sysctl
- * write can only fail with EINVAL).
+ * write can only fail with EINVAL).  Each value that changed is sent to
+ * the "events" netlink group.
  *
  * Module parameters are global, not per netns: they are checked against
  * the same rules once the module has registered (while it loads they are
  * taken one by one and checked together by fabric_module_register()), and
+ * they are not notified.
  */
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -28,7 +30,12 @@
 #include "fabric.h"
 
 /* Longest text form of a value: ten digits or an enum name, newline, NUL. */
-#define FABRIC_ATTR_TEXT	32
+#define FABRIC_ATTR_TEXT	FABRIC_ATTR_TEXT_MAX
+
+const char *fabric_attr_unit(const struct fabric_attr_desc *d)
+{
+	return d->unit ? d->unit : "";
+}
 
 /* The text form of val, with a newline for sysfs (proc_dostring adds its own). */
 static int fabric_attr_format(const struct fabric_attr_desc *d, u32 val,
@@ -90,6 +97,10 @@ int fabric_net_commit(struct fabric_net *fn, const struct fabric_attr_write *w,
 	local_bh_enable();
 out:
 	mutex_unlock(&fn->lock);
+	if (!err)
+		for (i = 0; i < mod->nattrs; i++)
+			if (old[i] != next[i])
+				fabric_genl_notify(fn, i, old[i], next[i]);
 	kfree(next);
 	return err;
 }

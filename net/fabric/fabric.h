@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * fabric.ko's own interfaces between its files: the module registry
- * (main.c), attribute writes (attr.c), per-netns state (pernet.c) and
- * link speeds (link.c).
+ * (main.c), attribute writes (attr.c), per-netns state (pernet.c), the
+ * generic netlink family (netlink.c) and link speeds (link.c).
  */
 #ifndef _FABRIC_FABRIC_H
 #define _FABRIC_FABRIC_H
@@ -46,11 +46,19 @@ static inline void fabric_extack(struct netlink_ext_ack *extack,
 		NL_SET_BAD_ATTR(extack, attr);
 }
 
+/* The unit of an attribute, for the dump: from its name's ending. */
+const char *fabric_attr_unit(const struct fabric_attr_desc *d);
+
 int fabric_sysctl_register(struct fabric_net *fn);
 void fabric_sysctl_unregister(struct fabric_net *fn);
 
 int fabric_pernet_register(struct fabric_module *mod);
 void fabric_pernet_unregister(struct fabric_module *mod);
+
+int fabric_genl_init(void);
+void fabric_genl_exit(void);
+void fabric_genl_notify(struct fabric_net *fn, unsigned int id, u32 old,
+			u32 val);
 
 int fabric_link_init(void);
 void fabric_link_exit(void);

@@ -3,14 +3,18 @@
  * fabric.ko: the base module the fabric modules register with.  It holds
  * no algorithm; it turns each module's descriptor (struct fabric_module,
  * include/net/fabric/module.h) into module parameters, per-netns sysctls
- * and counters, and it keeps the link speeds that "follow the path"
- * attribute values read.  The transport plugs in the same way.
+ * and counters, and the module's part of the "fabric" generic netlink
+ * family, and it keeps the link speeds that "follow the path" attribute
+ * values read.  One family for every module, as devlink holds many
+ * drivers' parameters: one schema and one CLI (fabctl) whatever module a
+ * user tunes, and the transport plugs in the same way.
  *
  * Load order: the modules depend on this one's symbols, so modprobe loads
  * it first and it stays while any of them is loaded.
  */
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <net/genetlink.h>
 
 #include "fabric.h"
 
@@ -103,11 +107,25 @@ EXPORT_SYMBOL_GPL(fabric_module_unregister);
 
 static int __init fabric_init(void)
 {
-	return fabric_link_init();
+	int err;
+
+	err = fabric_link_init();
+	if (err)
+		goto err_link;
+	err = fabric_genl_init();
+	if (err)
+		goto err_genl;
+	return 0;
+
+err_genl:
+	fabric_link_exit();
+err_link:
+	return err;
 }
 
 static void __exit fabric_exit(void)
 {
+	fabric_genl_exit();
 	fabric_link_exit();
 }
 
@@ -116,5 +134,6 @@ module_exit(fabric_exit);
 
 MODULE_AUTHOR("The fabric-cc authors");
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("Fabric modules' attributes, per-netns state and counters, link speeds");
+MODULE_DESCRIPTION("Fabric modules' attributes, counters and generic netlink family");
 MODULE_VERSION("0.1");
+MODULE_ALIAS_GENL_FAMILY(FABRIC_GENL_NAME);

@@ -72,8 +72,8 @@ static struct tcp_congestion_ops tcp_dcqcn_ops, tcp_dcqcn_ecn_ops,
 	tcp_dcqcn_plain_ops;
 
 /* Attributes, counters and per-netns state: fabric.ko makes the module
- * parameters, the net.dcqcn.* sysctls and /proc/net/dcqcn_stat from this
- * descriptor, and
+ * parameters, the net.dcqcn.* sysctls, /proc/net/dcqcn_stat and the "dcqcn"
+ * attribute set of the fabric netlink family from this descriptor, and
  * include/net/fabric/dcqcn_attrs.h is the one table behind them (and behind
  * ccreplay --set).  A socket copies its namespace's values when dcqcn
  * starts on it, so a change reaches sockets started afterwards.
@@ -85,14 +85,14 @@ static struct fabric_module tcp_dcqcn_fabric;
  * the table's values from link time.
  */
 static u32 tcp_dcqcn_defaults[DCQCN_ATTR_COUNT] = {
-#define DCQCN_ATTR(name, kind, def, lo, hi, help) \
+#define DCQCN_ATTR(name, kind, def, lo, hi, unit, help) \
 	[DCQCN_ATTR_##name] = (def),
 #include <net/fabric/dcqcn_attrs.h>
 #undef DCQCN_ATTR
 };
 
 /* One module parameter per attribute, same name as the sysctl. */
-#define DCQCN_ATTR(name, kind, def, lo, hi, help) \
+#define DCQCN_ATTR(name, kind, def, lo, hi, unit, help) \
 	FABRIC_ATTR_MODULE_PARAM(tcp_dcqcn_fabric, name, DCQCN_ATTR_##name, help)
 #include <net/fabric/dcqcn_attrs.h>
 #undef DCQCN_ATTR

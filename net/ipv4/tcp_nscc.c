@@ -101,8 +101,8 @@ static struct tcp_congestion_ops tcp_nscc_ops, tcp_nscc_ecn_ops,
 	tcp_nscc_plain_ops, tcp_nscc_reno_ecn_ops, tcp_nscc_reno_plain_ops;
 
 /* Attributes, counters and per-netns state: fabric.ko makes the module
- * parameters, the net.nscc.* sysctls and /proc/net/nscc_stat from this
- * descriptor, and
+ * parameters, the net.nscc.* sysctls, /proc/net/nscc_stat and the "nscc"
+ * attribute set of the fabric netlink family from this descriptor, and
  * include/net/fabric/nscc_attrs.h is the one table behind them (and behind
  * ccreplay --set).  A socket copies its namespace's values when nscc
  * starts on it, so a change reaches sockets started afterwards.
@@ -114,14 +114,14 @@ static struct fabric_module tcp_nscc_fabric;
  * the table's values from link time.
  */
 static u32 tcp_nscc_defaults[NSCC_ATTR_COUNT] = {
-#define NSCC_ATTR(name, kind, def, lo, hi, help) \
+#define NSCC_ATTR(name, kind, def, lo, hi, unit, help) \
 	[NSCC_ATTR_##name] = (def),
 #include <net/fabric/nscc_attrs.h>
 #undef NSCC_ATTR
 };
 
 /* One module parameter per attribute, same name as the sysctl. */
-#define NSCC_ATTR(name, kind, def, lo, hi, help) \
+#define NSCC_ATTR(name, kind, def, lo, hi, unit, help) \
 	FABRIC_ATTR_MODULE_PARAM(tcp_nscc_fabric, name, NSCC_ATTR_##name, help)
 #include <net/fabric/nscc_attrs.h>
 #undef NSCC_ATTR

@@ -41,8 +41,8 @@
 #include "swift_trace.h"
 
 /* Attributes, counters and per-netns state: fabric.ko makes the module
- * parameters, the net.swift.* sysctls and /proc/net/swift_stat from this
- * descriptor, and
+ * parameters, the net.swift.* sysctls, /proc/net/swift_stat and the "swift"
+ * attribute set of the fabric netlink family from this descriptor, and
  * include/net/fabric/swift_attrs.h is the one table behind them (and behind
  * ccreplay --set).  A socket copies its namespace's values when swift
  * starts on it, so a change reaches sockets started afterwards.
@@ -53,14 +53,14 @@ static struct fabric_module tcp_swift_fabric;
  * the table's values from link time.
  */
 static u32 tcp_swift_defaults[SWIFT_ATTR_COUNT] = {
-#define SWIFT_ATTR(name, kind, def, lo, hi, help) \
+#define SWIFT_ATTR(name, kind, def, lo, hi, unit, help) \
 	[SWIFT_ATTR_##name] = (def),
 #include <net/fabric/swift_attrs.h>
 #undef SWIFT_ATTR
 };
 
 /* One module parameter per attribute, same name as the sysctl. */
-#define SWIFT_ATTR(name, kind, def, lo, hi, help) \
+#define SWIFT_ATTR(name, kind, def, lo, hi, unit, help) \
 	FABRIC_ATTR_MODULE_PARAM(tcp_swift_fabric, name, SWIFT_ATTR_##name, help)
 #include <net/fabric/swift_attrs.h>
 #undef SWIFT_ATTR

@@ -75,8 +75,8 @@ const char * const nscc_routine_names[NSCC_R_COUNT] = { NSCC_ROUTINES };
 #define NSCC_NAMES_FLAVOUR	nscc_flavour_names
 
 const struct fabric_attr_desc nscc_attr_descs[NSCC_ATTR_COUNT] = {
-#define NSCC_ATTR(name, kind, def, lo, hi, help) \
-	[NSCC_ATTR_##name] = FABRIC_ATTR_DESC(name, kind, def, lo, hi, help, \
+#define NSCC_ATTR(name, kind, def, lo, hi, unit, help) \
+	[NSCC_ATTR_##name] = FABRIC_ATTR_DESC(name, kind, def, lo, hi, unit, help, \
 					      NSCC_NAMES_##kind),
 #include <net/fabric/nscc_attrs.h>
 #undef NSCC_ATTR

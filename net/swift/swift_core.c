@@ -27,8 +27,8 @@
 #define SWIFT_NAMES_U32		NULL
 
 const struct fabric_attr_desc swift_attr_descs[SWIFT_ATTR_COUNT] = {
-#define SWIFT_ATTR(name, kind, def, lo, hi, help) \
-	[SWIFT_ATTR_##name] = FABRIC_ATTR_DESC(name, kind, def, lo, hi, help, \
+#define SWIFT_ATTR(name, kind, def, lo, hi, unit, help) \
+	[SWIFT_ATTR_##name] = FABRIC_ATTR_DESC(name, kind, def, lo, hi, unit, help, \
 					       SWIFT_NAMES_##kind),
 #include <net/fabric/swift_attrs.h>
 #undef SWIFT_ATTR

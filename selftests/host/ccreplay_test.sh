@@ -100,8 +100,8 @@ tap_ok $? "dcqcn: fast_recovery_attempt=0, the first CNP cuts to 299002.076 (not
 # DCQCN: the end gap scales with line rate (250 ppm: 100 kb/s at 400
 # Mbit/s), so at 400 Mbit/s the loop reaches additive increase (rcount 4
 # at 157.5 us) and ends at 427.5 us, as at 400 Gbit/s.
-"$CCR" --algo dcqcn --list | grep -q '^episode_end_gap_ppm  *250  *\[1\.\.1000000\]'
-tap_ok $? "dcqcn: --list has episode_end_gap_ppm 250 [1..1000000]"
+"$CCR" --algo dcqcn --list | grep -q '^episode_end_gap_ppm  *250  *ppm  *\[1\.\.1000000\]'
+tap_ok $? "dcqcn: --list has episode_end_gap_ppm 250 ppm [1..1000000]"
 printf '0 tx pkts=100\n0 cnp\n157500 tick\n427500 tick\n' |
 	"$CCR" --algo dcqcn --set data_rate_mbps=400 >"$t/out"
 [[ $(col 3 0) == "157500 tick 393.687 400.000 0.003937 4 1" &&

@@ -112,7 +112,8 @@ static void list_attrs(const struct ccr_algo *a)
 			printf("%-36s %-8s", d->name, name);
 		else
 			printf("%-36s %-8u", d->name, a->values[i]);
-		printf(" [%u..%u] %s\n", d->min, d->max, d->help);
+		printf(" %-13s [%u..%u] %s\n", d->unit && *d->unit ? d->unit : "-",
+		       d->min, d->max, d->help);
 	}
 }
 

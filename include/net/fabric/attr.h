@@ -34,6 +34,7 @@ struct fabric_attr_desc {
 	const char *name;
 	const char *help;
 	const char * const *names;	/* FABRIC_ATTR_ENUM: value names */
+	const char *unit;		/* "ns", "Mbit/s", "thousandths", ... */
 	u32 def;
 	u32 min;
 	u32 max;
@@ -46,9 +47,10 @@ struct fabric_attr_desc {
 #define FABRIC_ATTR_KIND_FLAVOUR	FABRIC_ATTR_ENUM
 
 /* Builds one struct fabric_attr_desc from an X-macro row. */
-#define FABRIC_ATTR_DESC(_name, _kind, _def, _lo, _hi, _help, _names)	\
+#define FABRIC_ATTR_DESC(_name, _kind, _def, _lo, _hi, _unit, _help, _names) \
 	{								\
 		.name = #_name, .help = _help, .names = (_names),	\
+		.unit = (_unit),					\
 		.def = (_def), .min = (_lo), .max = (_hi),		\
 		.kind = FABRIC_ATTR_KIND_##_kind,			\
 	}

@@ -25,7 +25,7 @@
 #include <net/fabric/attr.h>
 
 enum dcqcn_attr_id {
-#define DCQCN_ATTR(name, kind, def, lo, hi, help) DCQCN_ATTR_##name,
+#define DCQCN_ATTR(name, kind, def, lo, hi, unit, help) DCQCN_ATTR_##name,
 #include <net/fabric/dcqcn_attrs.h>
 #undef DCQCN_ATTR
 	DCQCN_ATTR_COUNT

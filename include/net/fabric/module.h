@@ -9,11 +9,16 @@
  *   - module parameters, one per attribute (FABRIC_ATTR_MODULE_PARAM), the
  *     global defaults a new network namespace starts from;
  *   - per network namespace: the attribute values, as sysctls under
- *     net.<name>.*, and per-cpu counters, in /proc/net/<name>_stat.
+ *     net.<name>.*, and per-cpu counters, in /proc/net/<name>_stat;
+ *   - the module's part of the "fabric" generic netlink family
+ *     (include/uapi/linux/fabric.h): attribute dump, get and set, counter
+ *     dump, and change notifications.
  *
- * Every write of a per-netns value goes through one path
- * (fabric_net_commit() in net/fabric/attr.c): a range check on each
- * value, the module's check across all of them, then every value at once.
+ * sysctl and netlink read and write the same per-netns values through one
+ * path (fabric_net_commit() in net/fabric/attr.c): a range check on each
+ * value, the module's check across all of them, then every value at once,
+ * then a notification per change.  Devlink holds many drivers' parameters
+ * the same way; Documentation/networking/control.rst has the model.
  */
 #ifndef _NET_FABRIC_MODULE_H
 #define _NET_FABRIC_MODULE_H
@@ -26,12 +31,9 @@
 #include <net/fabric/attr.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
+#include <uapi/linux/fabric.h>
 
 struct ctl_table_header;
-
-/* Longest module name and attribute name, NUL included. */
-#define FABRIC_MODULE_NAME_MAX		16
-#define FABRIC_ATTR_NAME_MAX		64
 
 /* A run of counters named prefix + names[i]: "routine_" + "md". */
 struct fabric_stat_group {

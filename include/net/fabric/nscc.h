@@ -50,7 +50,7 @@ enum nscc_flavour { NSCC_FLAVOURS NSCC_FLAVOUR_COUNT };
 #define NSCC_UET_HDR_BYTES	88
 
 enum nscc_attr_id {
-#define NSCC_ATTR(name, kind, def, lo, hi, help) NSCC_ATTR_##name,
+#define NSCC_ATTR(name, kind, def, lo, hi, unit, help) NSCC_ATTR_##name,
 #include <net/fabric/nscc_attrs.h>
 #undef NSCC_ATTR
 	NSCC_ATTR_COUNT

@@ -24,7 +24,7 @@
 #include <net/fabric/attr.h>
 
 enum swift_attr_id {
-#define SWIFT_ATTR(name, kind, def, lo, hi, help) SWIFT_ATTR_##name,
+#define SWIFT_ATTR(name, kind, def, lo, hi, unit, help) SWIFT_ATTR_##name,
 #include <net/fabric/swift_attrs.h>
 #undef SWIFT_ATTR
 	SWIFT_ATTR_COUNT

@@ -1,0 +1,59 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# One table per module, four views of it: for every attribute of every
+# module, fabctl (the fabric netlink family), the sysctl, the module
+# parameter and ccreplay --list agree on the names, the values, the
+# defaults, the ranges and the units.
+source "$(dirname "$0")/../lib.sh"
+
+FABCTL=$TOP/tools/fabctl/fabctl
+CCR=$TOP/tools/ccreplay/ccreplay
+require_cmd jq || exit $ksft_skip
+for m in nscc dcqcn swift; do
+	modprobe "tcp_$m" || exit 1
+done
+grep -q '^fabric ' /proc/modules
+check $? "modprobe tcp_nscc brought the base module fabric.ko"
+
+J=$(mktemp /tmp/agree.XXXXXX)
+defer "rm -f $J $J.ccr"
+"$FABCTL" -j attr show >"$J"
+check $? "fabctl -j attr show dumps every attribute"
+[[ $(jq -r '[.[].module] | unique | join(" ")' "$J") == "dcqcn nscc swift" ]]
+check $? "the dump has the three modules (dcqcn nscc swift)"
+
+for m in nscc dcqcn swift; do
+	names=$(jq -r --arg m "$m" '[.[] | select(.module == $m) | .name] | sort | join(" ")' "$J")
+	sysctls=$(ls /proc/sys/net/$m | sort | tr '\n' ' ' | sed 's/ $//')
+	params=$(ls /sys/module/tcp_$m/parameters | sort | tr '\n' ' ' | sed 's/ $//')
+	ccr=$("$CCR" --algo "$m" --list | awk '{print $1}' | sort | tr '\n' ' ' | sed 's/ $//')
+	[[ -n $names && $names == "$sysctls" && $names == "$params" && $names == "$ccr" ]]
+	check $? "$m: fabctl, sysctl, module parameters and ccreplay name the same $(wc -w <<<"$names") attributes"
+
+	bad=0
+	"$CCR" --algo "$m" --list >"$J.ccr"
+	while IFS='|' read -r name shown global def min max unit; do
+		[[ $(sysctl -n "net.$m.$name") == "$shown" ]] ||
+			{ log "# $m.$name: sysctl $(sysctl -n net.$m.$name), fabctl $shown"; bad=1; }
+		p=$(cat "/sys/module/tcp_$m/parameters/$name")
+		[[ $p == "$global" ]] ||
+			{ log "# $m.$name: module parameter $p, fabctl global $global"; bad=1; }
+		row=$(awk -v n="$name" '$1 == n { print $1, $2, $3, $4 }' "$J.ccr")
+		want="$name $def ${unit:--} [$min..$max]"
+		[[ $row == "$want" ]] ||
+			{ log "# $m.$name: ccreplay '$row', fabctl '$want'"; bad=1; }
+	done < <(jq -r --arg m "$m" '.[] | select(.module == $m) |
+		def txt(v): if .kind == "enum" then .enum_names[v] else v end;
+		[.name, txt(.value), txt(.global), txt(.default), .min, .max, .unit] |
+		map(tostring) | join("|")' "$J")
+	check $bad "$m: every value, module parameter, default, range and unit agree"
+done
+
+# Values as text: the sysctl form, the same in fabctl's plain output.
+"$FABCTL" attr show nscc flavour | grep -q '^nscc  *flavour  *uet '
+check $? "fabctl attr show nscc flavour prints the enum by name (uet)"
+"$FABCTL" attr show nscc gamma | grep -q 'gamma  *800  *thousandths  *default 800  *range 0\.\.1000'
+check $? "fabctl attr show nscc gamma: value, unit, default, range"
+
+exit $RET
