@@ -53,10 +53,10 @@ void fabric_net_params(const struct fabric_net *fn, u32 *out)
 	unsigned int i, seq;
 
 	do {
-		seq = read_seqcount_begin(&fn->seq);
+		seq = read_seqbegin(&fn->seq);
 		for (i = 0; i < fn->mod->nattrs; i++)
 			out[i] = READ_ONCE(fn->attr[i]);
-	} while (read_seqcount_retry(&fn->seq, seq));
+	} while (read_seqretry(&fn->seq, seq));
 }
 EXPORT_SYMBOL_GPL(fabric_net_params);
 
@@ -86,15 +86,13 @@ int fabric_net_commit(struct fabric_net *fn, const struct fabric_attr_write *w,
 		err = -EINVAL;
 		goto out;
 	}
-	/* Readers may run in softirq context on this CPU: no BH while the
-	 * count is odd, or a reader would spin on it forever.
+	/* Readers may run in softirq context on this CPU: BH stays off while
+	 * the sequence is odd, or a reader would spin on it forever.
 	 */
-	local_bh_disable();
-	write_seqcount_begin(&fn->seq);
+	write_seqlock_bh(&fn->seq);
 	for (i = 0; i < mod->nattrs; i++)
 		WRITE_ONCE(fn->attr[i], next[i]);
-	write_seqcount_end(&fn->seq);
-	local_bh_enable();
+	write_sequnlock_bh(&fn->seq);
 out:
 	mutex_unlock(&fn->lock);
 	if (!err)
@@ -173,6 +171,11 @@ static int fabric_attr_proc(struct ctl_table *table, int write, void *buffer,
 	const char *why = "";
 	int err;
 
+	/* proc_dostring() would cut a longer write and take the rest as
+	 * consumed: a value with many leading zeros would become another.
+	 */
+	if (write && *lenp >= sizeof(text))
+		return -EINVAL;
 	/* Reads show it; a write continuing at *ppos > 0 appends to it. */
 	fabric_attr_format(d, fabric_net_attr(fn, w.id), text, sizeof(text),
 			   false);

@@ -16,6 +16,10 @@
  */
 extern struct mutex fabric_lock;
 extern struct list_head fabric_modules;
+/* Changes with each module registered or gone: dumps that span it are
+ * flagged NLM_F_DUMP_INTR.
+ */
+extern unsigned int fabric_gen;
 
 struct fabric_module *fabric_module_find(const char *name);
 
@@ -41,6 +45,7 @@ static inline void fabric_extack(struct netlink_ext_ack *extack,
 {
 	if (!extack)
 		return;
+	do_trace_netlink_extack(msg);
 	extack->_msg = msg;
 	if (attr)
 		NL_SET_BAD_ATTR(extack, attr);

@@ -21,6 +21,7 @@
 /* The registered modules, and who may use them: see fabric.h. */
 DEFINE_MUTEX(fabric_lock);
 LIST_HEAD(fabric_modules);
+unsigned int fabric_gen;
 
 struct fabric_module *fabric_module_find(const char *name)
 {
@@ -37,7 +38,8 @@ static int fabric_module_check(const struct fabric_module *mod)
 {
 	unsigned int i, g;
 
-	if (!mod->name || strlen(mod->name) >= FABRIC_MODULE_NAME_MAX ||
+	if (!mod->owner || !mod->name ||
+	    strlen(mod->name) >= FABRIC_MODULE_NAME_MAX ||
 	    !mod->nattrs || !mod->desc || !mod->defaults ||
 	    !mod->pernet.init || !mod->pernet.exit)
 		return -EINVAL;
@@ -63,12 +65,18 @@ int fabric_module_register(struct fabric_module *mod)
 		return err;
 	}
 	/* The module parameters were taken one by one while the module
-	 * loaded; together they must pass the rule across attributes.
+	 * loaded; together they must pass the rule across attributes, and
+	 * from now on each write is checked against the others (under their
+	 * lock, so none slips between this check and the flag).
 	 */
+	kernel_param_lock(mod->owner);
 	if (mod->check && mod->check(mod->defaults, &why)) {
+		kernel_param_unlock(mod->owner);
 		pr_err("%s: module parameters: %s\n", mod->name, why);
 		return -EINVAL;
 	}
+	WRITE_ONCE(mod->registered, true);
+	kernel_param_unlock(mod->owner);
 	mod->nstats = 0;
 	for (g = 0; g < mod->nstat_groups; g++)
 		mod->nstats += mod->stats[g].count;
@@ -84,10 +92,12 @@ int fabric_module_register(struct fabric_module *mod)
 	err = fabric_pernet_register(mod);
 	if (err)
 		goto out;
-	WRITE_ONCE(mod->registered, true);
 	list_add_tail(&mod->node, &fabric_modules);
+	fabric_gen++;
 out:
 	mutex_unlock(&fabric_lock);
+	if (err)
+		WRITE_ONCE(mod->registered, false);
 	return err;
 }
 EXPORT_SYMBOL_GPL(fabric_module_register);
@@ -99,6 +109,7 @@ void fabric_module_unregister(struct fabric_module *mod)
 	 */
 	mutex_lock(&fabric_lock);
 	list_del(&mod->node);
+	fabric_gen++;
 	WRITE_ONCE(mod->registered, false);
 	mutex_unlock(&fabric_lock);
 	fabric_pernet_unregister(mod);

@@ -182,9 +182,12 @@ cancel:
 	return -EMSGSIZE;
 }
 
-/* One ATTR_GET reply: the module, the netns, one attribute. */
+/* One ATTR_GET reply: the module, the netns, one attribute.  cb: in a
+ * dump (flags the message if the modules changed since it began).
+ */
 static int fabric_fill_attr(struct sk_buff *skb, const struct fabric_net *fn,
-			    unsigned int id, u32 portid, u32 seq, int flags)
+			    unsigned int id, u32 portid, u32 seq, int flags,
+			    struct netlink_callback *cb)
 {
 	void *hdr;
 
@@ -192,6 +195,8 @@ static int fabric_fill_attr(struct sk_buff *skb, const struct fabric_net *fn,
 			  FABRIC_CMD_ATTR_GET);
 	if (!hdr)
 		return -EMSGSIZE;
+	if (cb)
+		genl_dump_check_consistent(cb, hdr);
 	if (nla_put_string(skb, FABRIC_A_MODULE, fn->mod->name) ||
 	    nla_put_u32(skb, FABRIC_A_NETNS_INUM, fabric_netns_inum(fn->net)) ||
 	    fabric_put_attr(skb, fn, id)) {
@@ -242,7 +247,7 @@ static int fabric_attr_get_doit(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 	}
 	err = fabric_fill_attr(msg, fabric_net(mod, genl_info_net(info)), id,
-			       info->snd_portid, info->snd_seq, 0);
+			       info->snd_portid, info->snd_seq, 0, NULL);
 out:
 	mutex_unlock(&fabric_lock);
 	if (err) {
@@ -287,6 +292,7 @@ static int fabric_dump(struct sk_buff *skb, struct netlink_callback *cb,
 	int err = 0;
 
 	mutex_lock(&fabric_lock);
+	cb->seq = fabric_gen;
 	only = fabric_dump_only(cb);
 	if (IS_ERR(only)) {
 		err = PTR_ERR(only);
@@ -320,7 +326,7 @@ static int fabric_dump_attrs(struct sk_buff *skb, struct fabric_net *fn,
 	for (; ctx->attr < fn->mod->nattrs; ctx->attr++) {
 		err = fabric_fill_attr(skb, fn, ctx->attr,
 				       NETLINK_CB(cb->skb).portid,
-				       cb->nlh->nlmsg_seq, NLM_F_MULTI);
+				       cb->nlh->nlmsg_seq, NLM_F_MULTI, cb);
 		if (err)
 			return err;
 	}
@@ -460,9 +466,12 @@ out:
 	return err;
 }
 
-/* One STATS_GET reply: a module's counters in this netns. */
+/* One STATS_GET reply: a module's counters in this netns (cb: as for
+ * fabric_fill_attr()).
+ */
 static int fabric_fill_stats(struct sk_buff *skb, const struct fabric_net *fn,
-			     u32 portid, u32 seq, int flags)
+			     u32 portid, u32 seq, int flags,
+			     struct netlink_callback *cb)
 {
 	const struct fabric_module *mod = fn->mod;
 	unsigned int g, i, k = 0;
@@ -474,6 +483,8 @@ static int fabric_fill_stats(struct sk_buff *skb, const struct fabric_net *fn,
 			  FABRIC_CMD_STATS_GET);
 	if (!hdr)
 		return -EMSGSIZE;
+	if (cb)
+		genl_dump_check_consistent(cb, hdr);
 	if (nla_put_string(skb, FABRIC_A_MODULE, mod->name) ||
 	    nla_put_u32(skb, FABRIC_A_NETNS_INUM, fabric_netns_inum(fn->net)))
 		goto cancel;
@@ -516,7 +527,7 @@ static int fabric_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 		err = PTR_ERR(mod);
 	else
 		err = fabric_fill_stats(msg, fabric_net(mod, genl_info_net(info)),
-					info->snd_portid, info->snd_seq, 0);
+					info->snd_portid, info->snd_seq, 0, NULL);
 	mutex_unlock(&fabric_lock);
 	if (err) {
 		nlmsg_free(msg);
@@ -529,7 +540,7 @@ static int fabric_dump_stats(struct sk_buff *skb, struct fabric_net *fn,
 			     struct netlink_callback *cb)
 {
 	return fabric_fill_stats(skb, fn, NETLINK_CB(cb->skb).portid,
-				 cb->nlh->nlmsg_seq, NLM_F_MULTI);
+				 cb->nlh->nlmsg_seq, NLM_F_MULTI, cb);
 }
 
 static int fabric_stats_get_dumpit(struct sk_buff *skb,
@@ -607,7 +618,6 @@ static struct genl_family fabric_genl_family = {
 	.module = THIS_MODULE,
 	.ops = fabric_genl_ops,
 	.n_ops = ARRAY_SIZE(fabric_genl_ops),
-	.resv_start_op = FABRIC_CMD_ATTR_NTF + 1,
 	.mcgrps = fabric_mcgrps,
 	.n_mcgrps = ARRAY_SIZE(fabric_mcgrps),
 };

@@ -53,9 +53,12 @@ int fabric_net_init(struct net *net, struct fabric_module *mod)
 	fn->mod = mod;
 	fn->net = net;
 	mutex_init(&fn->lock);
-	seqcount_init(&fn->seq);
+	seqlock_init(&fn->seq);
+	/* One whole set of module parameters, none half written. */
+	kernel_param_lock(mod->owner);
 	for (i = 0; i < mod->nattrs; i++)
 		fn->attr[i] = fabric_module_default(mod, i);
+	kernel_param_unlock(mod->owner);
 
 	fn->stats = __alloc_percpu(mod->nstats * sizeof(u64), sizeof(u64));
 	if (!fn->stats)

@@ -118,6 +118,7 @@ static const struct fabric_stat_group tcp_dcqcn_stats[] = {
 FABRIC_MODULE_PERNET(tcp_dcqcn_fabric)
 
 static struct fabric_module tcp_dcqcn_fabric = {
+	.owner			= THIS_MODULE,
 	.name			= "dcqcn",
 	.desc			= dcqcn_attr_descs,
 	.nattrs			= DCQCN_ATTR_COUNT,

@@ -164,6 +164,7 @@ static int tcp_nscc_check(const u32 *v, const char **why)
 FABRIC_MODULE_PERNET(tcp_nscc_fabric)
 
 static struct fabric_module tcp_nscc_fabric = {
+	.owner			= THIS_MODULE,
 	.name			= "nscc",
 	.desc			= nscc_attr_descs,
 	.nattrs			= NSCC_ATTR_COUNT,
@@ -314,7 +315,7 @@ static void tcp_nscc_init(struct sock *sk)
 		 * ran with until ECN is settled.
 		 */
 		WRITE_ONCE(inet_csk(sk)->icsk_ca_ops,
-			   tcp_nscc_ops.flags & TCP_CONG_NEEDS_ECN ?
+			   READ_ONCE(tcp_nscc_ops.flags) & TCP_CONG_NEEDS_ECN ?
 			   &tcp_nscc_reno_ecn_ops : &tcp_nscc_reno_plain_ops);
 	}
 	ca->core = n;
@@ -333,7 +334,11 @@ static void tcp_nscc_init(struct sock *sk)
 		fabric_tcp_rate_mbps(sk, NSCC_P(&p, data_rate_mbps),
 				     nscc_attr_descs[NSCC_ATTR_data_rate_mbps].max,
 				     fn, TCP_NSCC_STAT_LINK_FALLBACKS);
-	nscc_init(n, &p, ca->pkt, fabric_tcp_now_ns(tp));
+	/* The cached clock may be stale here (a fast-open child has its
+	 * listener's, setsockopt() on an idle socket the last segment's):
+	 * the same clock, read now.
+	 */
+	nscc_init(n, &p, ca->pkt, tcp_clock_ns());
 	/* config_base_rtt_ns 0: the handshake's RTT is the first sample. */
 	if (tcp_min_rtt(tp) != ~0U &&
 	    nscc_offer_base_rtt(n, (u64)tcp_min_rtt(tp) * NSEC_PER_USEC))
@@ -486,6 +491,12 @@ static void tcp_nscc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 	struct fabric_net *fn = tcp_nscc_pernet(sock_net(sk));
 	struct tcp_nscc *ca = inet_csk_ca(sk);
 
+	/* Before init (a SYN that times out raises CA_EVENT_LOSS, and so
+	 * does a reconnect after tcp_disconnect()) there is no state yet and
+	 * nothing to answer: no data has flowed.
+	 */
+	if (unlikely(!ca->core))
+		return;
 	/* After a SYN_SENT init: before the first data leaves (TX_START
 	 * comes ahead of its transmission) or the first segment arrives.
 	 */
@@ -566,12 +577,14 @@ static void tcp_nscc_reno_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 	}
 }
 
-/* After a SYN_SENT init: settle ECN on the SYN-ACK's ACK. */
+/* After a SYN_SENT init: settle ECN on the SYN-ACK (tcp_ack() runs after
+ * tcp_ecn_rcv_synack() has read its ECN answer), as cong_control does.
+ */
 static void tcp_nscc_reno_in_ack(struct sock *sk, u32 flags)
 {
 	struct tcp_nscc *ca = inet_csk_ca(sk);
 
-	if (unlikely(ca->ecn_pending) && sk->sk_state != TCP_SYN_SENT)
+	if (unlikely(ca->ecn_pending))
 		tcp_nscc_settle_ecn(sk, tcp_nscc_pernet(sock_net(sk)), ca);
 }
 
@@ -580,6 +593,11 @@ static void tcp_nscc_reno_release(struct sock *sk)
 	struct tcp_nscc *ca = inet_csk_ca(sk);
 
 	fabric_tcp_release(sk, ca->asked_pacing);
+	/* As tcp_nscc_release(): a reconnect after tcp_disconnect(), or a
+	 * listener's children, start from the registered ops (and nscc's
+	 * init), not from this twin.
+	 */
+	WRITE_ONCE(inet_csk(sk)->icsk_ca_ops, &tcp_nscc_ops);
 }
 
 /* ss -ti shows the state through the one layout inet_diag has room for

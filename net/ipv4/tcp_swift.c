@@ -82,6 +82,7 @@ static const struct fabric_stat_group tcp_swift_stats[] = {
 FABRIC_MODULE_PERNET(tcp_swift_fabric)
 
 static struct fabric_module tcp_swift_fabric = {
+	.owner			= THIS_MODULE,
 	.name			= "swift",
 	.desc			= swift_attr_descs,
 	.nattrs			= SWIFT_ATTR_COUNT,

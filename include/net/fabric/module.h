@@ -44,6 +44,7 @@ struct fabric_stat_group {
 
 struct fabric_module {
 	/* Set by the module. */
+	struct module *owner;		/* THIS_MODULE: its parameters' lock */
 	const char *name;		/* "nscc": net.nscc.*, nscc_stat */
 	const struct fabric_attr_desc *desc;
 	unsigned int nattrs;
@@ -75,12 +76,13 @@ struct fabric_net {
 	struct net *net;
 	struct ctl_table_header *sysctl;
 	u64 __percpu *stats;		/* [mod->nstats] */
-	/* Writers of attr[] (sysctl, netlink) take the mutex; readers take
-	 * the sequence count only, so a socket starting in softirq context
-	 * sees one whole set, never half of a multi-attribute set.
+	/* Writers of attr[] (sysctl, netlink) take the mutex for the whole
+	 * check and write, and the seqlock (with BH off) for the write;
+	 * readers take the sequence only, so a socket starting in softirq
+	 * context sees one whole set, never half of a multi-attribute set.
 	 */
 	struct mutex lock;
-	seqcount_t seq;
+	seqlock_t seq;
 	u32 attr[];			/* [mod->nattrs] */
 };
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # tcp_swift loading and attributes: autoload by name, module parameters and
-# net.swift.* sysctls from one table with the note's (Isekai) defaults,
+# net.swift.* sysctls from one table with Isekai's Falcon RUE defaults,
 # per-netns isolation, range errors that keep the old value, module
 # parameters as the defaults of new namespaces, unload refused while used.
 source "$(dirname "$0")/../lib.sh"
@@ -28,7 +28,7 @@ check $? "module parameters and sysctls name the same attributes"
    $(sysctl -n net.swift.min_cwnd) == 10 &&
    $(sysctl -n net.swift.max_cwnd) == 256000 &&
    $(sysctl -n net.swift.retx_reset_threshold) == 3 ]]
-check $? "every attribute has the note's default"
+check $? "every attribute has its table default (Isekai's)"
 
 setup_ns A B
 ip netns exec "$A" sysctl -qw net.swift.base_target_ns=300000
