@@ -8,8 +8,8 @@
  * range (netlink numbers), then through fabric_net_commit(): the module's
  * rule across attributes (its check(), e.g. nscc's low threshold not above
  * its high one) runs on the values as they would be after the write, and
- * only if it passes are they stored, all of them inside one sequence-count
- * write section so that a socket starting meanwhile reads either the old
+ * only if it passes are they stored, all of them inside one seqlock write
+ * section so that a socket starting meanwhile reads either the old
  * set or the new one.  A refused write changes nothing and says why: in
  * the netlink extended ACK, or for a sysctl in the kernel log (a sysctl
  * write can only fail with EINVAL).  Each value that changed is sent to
@@ -171,11 +171,15 @@ static int fabric_attr_proc(struct ctl_table *table, int write, void *buffer,
 	const char *why = "";
 	int err;
 
-	/* proc_dostring() would cut a longer write and take the rest as
-	 * consumed: a value with many leading zeros would become another.
+	/* proc_dostring() would cut a longer write (one continuing at *ppos
+	 * included) and take the rest as consumed: a value with many leading
+	 * zeros would become another.
 	 */
-	if (write && *lenp >= sizeof(text))
+	if (write && *ppos + *lenp >= sizeof(text)) {
+		pr_warn_ratelimited("%s: %s: value too long\n",
+				    fn->mod->sysctl_path, d->name);
 		return -EINVAL;
+	}
 	/* Reads show it; a write continuing at *ppos > 0 appends to it. */
 	fabric_attr_format(d, fabric_net_attr(fn, w.id), text, sizeof(text),
 			   false);

@@ -21,7 +21,13 @@
 /* The registered modules, and who may use them: see fabric.h. */
 DEFINE_MUTEX(fabric_lock);
 LIST_HEAD(fabric_modules);
-unsigned int fabric_gen;
+unsigned int fabric_gen = 1;		/* never 0: a dump's "no sequence" */
+
+static void fabric_gen_next(void)
+{
+	if (!++fabric_gen)
+		fabric_gen = 1;
+}
 
 struct fabric_module *fabric_module_find(const char *name)
 {
@@ -93,7 +99,7 @@ int fabric_module_register(struct fabric_module *mod)
 	if (err)
 		goto out;
 	list_add_tail(&mod->node, &fabric_modules);
-	fabric_gen++;
+	fabric_gen_next();
 out:
 	mutex_unlock(&fabric_lock);
 	if (err)
@@ -109,7 +115,7 @@ void fabric_module_unregister(struct fabric_module *mod)
 	 */
 	mutex_lock(&fabric_lock);
 	list_del(&mod->node);
-	fabric_gen++;
+	fabric_gen_next();
 	WRITE_ONCE(mod->registered, false);
 	mutex_unlock(&fabric_lock);
 	fabric_pernet_unregister(mod);

@@ -334,11 +334,14 @@ static void tcp_nscc_init(struct sock *sk)
 		fabric_tcp_rate_mbps(sk, NSCC_P(&p, data_rate_mbps),
 				     nscc_attr_descs[NSCC_ATTR_data_rate_mbps].max,
 				     fn, TCP_NSCC_STAT_LINK_FALLBACKS);
-	/* The cached clock may be stale here (a fast-open child has its
-	 * listener's, setsockopt() on an idle socket the last segment's):
-	 * the same clock, read now.
+	/* TCP's cached clock, as every later hook reads it, so that time
+	 * never runs backwards for the core (init may run inside tcp_ack(),
+	 * from a BPF setsockopt, before that ACK's cong_control).  It can be
+	 * old here (a fast-open child has its listener's, setsockopt() on an
+	 * idle socket the last segment's): the core's first adjust period
+	 * then ends at the first ACK.
 	 */
-	nscc_init(n, &p, ca->pkt, tcp_clock_ns());
+	nscc_init(n, &p, ca->pkt, fabric_tcp_now_ns(tp));
 	/* config_base_rtt_ns 0: the handshake's RTT is the first sample. */
 	if (tcp_min_rtt(tp) != ~0U &&
 	    nscc_offer_base_rtt(n, (u64)tcp_min_rtt(tp) * NSEC_PER_USEC))

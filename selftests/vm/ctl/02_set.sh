@@ -29,6 +29,13 @@ check $? "a sysctl write (swift hops=4) shows in fabctl"
 "$FABCTL" -n "$A" attr set nscc flavour=mrc && [[ $(val "$A" nscc flavour) == mrc ]]
 check $? "an enum is set by name (flavour=mrc) and reads back by name"
 
+# A sysctl write longer than any value is refused, not cut (40 digits of
+# leading zeros would otherwise read as another number).
+check_fail "a 41-character sysctl write is refused" -- \
+	ip netns exec "$A" sh -c 'printf "%040d" 5 >/proc/sys/net/nscc/gamma'
+[[ $(val "$A" nscc gamma) == 600 ]]
+check $? "and gamma keeps 600"
+
 # Isolation: B and the initial namespace keep their values.
 [[ $(val "$B" nscc gamma) == 800 && $(sysctl -n net.nscc.gamma) == 800 &&
    $(val "$B" swift hops) == 1 ]]
