@@ -34,7 +34,10 @@ FABCTL      := tools/fabctl/fabctl
 # Where Debian's tc looks for q_<kind>.so.
 TC_LIBDIR   ?= /usr/lib/$(shell $(CC) -print-multiarch)/tc
 UNIT_TESTS  := selftests/unit/nscc_test selftests/unit/dcqcn_test selftests/unit/swift_test \
-	       selftests/unit/q_fabric_test
+	       selftests/unit/q_fabric_test selftests/unit/mrt_test
+# mrt's pure protocol pieces (wire codec, PSN windows, RTO).
+MRT_PURE    := net/mrt/wire.c net/mrt/psn.c
+MRT_HDRS    := net/mrt/wire.h net/mrt/psn.h include/uapi/linux/mrt.h tools/include/asm/unaligned.h
 
 .PHONY: all deps modules tools tests check demo install clean sparse checkpatch bench help
 
@@ -79,6 +82,11 @@ selftests/unit/q_fabric_test: selftests/unit/q_fabric_test.c tools/tc/q_fabric.c
 			      tools/tc/tc_plugin.h include/uapi/linux/fabric_sched.h \
 			      selftests/lib/tap.h
 	$(CC) $(USER_CFLAGS) -Iinclude/uapi -Itools/tc -o $@ $(filter %.c,$^)
+
+selftests/unit/mrt_test: selftests/unit/mrt_test.c $(MRT_PURE) $(MRT_HDRS) $(CORE_HDRS) \
+			 selftests/lib/tap.h
+	$(CC) $(USER_CFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
+		-o $@ $(filter %.c,$^)
 
 # selftests/unit/ALGO_test links net/ALGO/ALGO_core.c.
 .SECONDEXPANSION:

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * mrt, the multipath reliable message transport: its protocol numbers and
+ * its wire format, version 1.
+ *
+ * mrt carries messages over UDP in the manner of Ultra Ethernet's Packet
+ * Delivery Sublayer and MRC: packet delivery contexts (PDCs) with packet
+ * sequence numbers (PSNs), selective ACKs that also report the bytes
+ * received, NACKs (with UET's code values) for trimmed packets, and the
+ * UDP source port as the entropy value (EV) that picks a path.  The
+ * headers are this project's own, not UET PDS bytes, so the UDP
+ * destination port is an attribute (never UET's 4793 or RoCE's 4791).
+ *
+ * Every field is big-endian, every header a multiple of 4 bytes, with no
+ * C bitfields; the structs below give the layout (the codec in
+ * net/mrt/wire.c reads and writes the fields by offset and checks these
+ * sizes at build time).  Reserved fields are sent as zero and a packet
+ * with a reserved field that is not zero is malformed, so that a later
+ * version can give them a meaning.  Documentation/networking/mrt.rst
+ * describes each field.
+ */
+#ifndef _UAPI_LINUX_MRT_H
+#define _UAPI_LINUX_MRT_H
+
+#include <linux/types.h>
+
+#ifndef IPPROTO_MRT
+#define IPPROTO_MRT		253	/* socket(AF_INET{,6}, SOCK_RDM, 253) */
+#endif
+#define SOL_MRT			253
+
+#define MRT_WIRE_VERSION	1
+
+/* The high nibble of mrt_hdr.ver_type is the version, the low one this. */
+enum mrt_type {
+	MRT_TYPE_DATA	= 1,
+	MRT_TYPE_ACK	= 2,	/* ACK and selective ACK (SACK) */
+	MRT_TYPE_NACK	= 3,
+	MRT_TYPE_CTRL	= 4,
+};
+
+/* The common header of every packet: 8 bytes. */
+struct mrt_hdr {
+	__u8	ver_type;	/* version << 4 | type */
+	__u8	flags;		/* per type: MRT_DATA_F_*, MRT_ACK_F_*, ... */
+	__be16	spdcid;		/* the sender's PDC id, never 0 */
+	__be16	dpdcid;		/* the receiver's PDC id; 0 on a SYN */
+	__be16	ev;		/* DATA, CTRL: the EV it was sent on;
+				 * ACK, NACK: the EV of the packet answered
+				 */
+};
+
+/* DATA flags. */
+#define MRT_DATA_F_SYN		0x01	/* first packets of a PDC: create it */
+#define MRT_DATA_F_AR		0x02	/* ACK request: answer at once */
+#define MRT_DATA_F_RETX		0x04	/* a retransmission */
+#define MRT_DATA_F_SOM		0x08	/* the message's first packet */
+#define MRT_DATA_F_EOM		0x10	/* the message's last packet */
+#define MRT_DATA_F_TRIMMABLE	0x20	/* a switch may trim it to its headers */
+#define MRT_DATA_F_MASK		0x3f
+
+/* DATA: common header + 24 bytes, then payload_len bytes of payload. */
+struct mrt_data_hdr {
+	struct mrt_hdr	h;
+	__be32	psn;
+	__be16	src_ep;		/* the sending socket's endpoint */
+	__be16	dst_ep;		/* the receiving socket's endpoint */
+	__be16	msg_id;		/* per PDC and direction */
+	__be16	payload_len;	/* as sent: a shorter payload was trimmed */
+	__be32	msg_offset;	/* of this payload in the message */
+	__be32	msg_len;	/* the whole message */
+	__be32	tx_ts_us;	/* optional send timestamp; 0: none */
+};
+
+/* ACK flags. */
+#define MRT_ACK_F_ECN_ECHO	0x01	/* the answered packet was CE */
+#define MRT_ACK_F_RETX_ECHO	0x02	/* it was a retransmission */
+#define MRT_ACK_F_PROBE_ACK	0x04
+#define MRT_ACK_F_RESTORE_CWND	0x08	/* with rcv_cwnd_pen: see NSCC */
+#define MRT_ACK_F_CUMULATIVE	0x10	/* only cack_psn is meaningful */
+#define MRT_ACK_F_MASK		0x1f
+
+/* rcv_cwnd_pen: the receiver penalty, 0 (none) to this. */
+#define MRT_RCV_CWND_PEN_MAX	127
+
+/* ACK: common header + 32 bytes. */
+struct mrt_ack_hdr {
+	struct mrt_hdr	h;
+	__be32	cack_psn;	/* every PSN below it was received */
+	__be32	ack_psn;	/* the PSN of the packet answered */
+	__be32	sack_base_psn;
+	/* The SACK bitmap, a big-endian u64 in two halves so that the
+	 * struct has no padding: bit i of (hi << 32 | lo) says that
+	 * sack_base_psn + i was received.
+	 */
+	__be32	sack_bitmap_hi;
+	__be32	sack_bitmap_lo;
+	__be32	rcvd_bytes;	/* the receiver's first-time bytes, in
+				 * 256-byte units rounded up, modulo 2^24
+				 * (UET's field); the top 8 bits are zero
+				 */
+	__be16	ooo_count;	/* packets received out of order */
+	__u8	rcv_cwnd_pen;	/* 0..MRT_RCV_CWND_PEN_MAX */
+	__u8	mpr;		/* the receiver's PSN window, in 64s */
+	__be16	service_time;	/* the receiver's hold, in 64 ns units */
+	__be16	reserved;
+};
+
+/* NACK flags. */
+#define MRT_NACK_F_RETX_ECHO	0x01
+#define MRT_NACK_F_MASK		0x01
+
+/* NACK codes: Ultra Ethernet 1.0's values. */
+enum mrt_nack_code {
+	MRT_NACK_TRIMMED		= 0x01,
+	MRT_NACK_TRIMMED_LASTHOP	= 0x02,
+	MRT_NACK_NO_RESOURCE		= 0x0a,
+	MRT_NACK_PSN_OOR_WINDOW		= 0x0b,
+	MRT_NACK_INV_DPDCID		= 0x0e,
+	MRT_NACK_NO_ENDPOINT		= 0x0f,	/* this project's: no socket */
+	MRT_NACK_CLOSING		= 0x10,
+};
+
+/* NACK: common header + 16 bytes. */
+struct mrt_nack_hdr {
+	struct mrt_hdr	h;
+	__be32	nack_psn;
+	__u8	nack_code;	/* enum mrt_nack_code */
+	__u8	vendor_code;	/* 0 */
+	__be16	reserved;
+	__be32	rcvd_bytes;	/* as in an ACK: NACKs clock bytes too */
+	__be32	payload;	/* per code: PSN_OOR_WINDOW: the window */
+};
+
+/* CTRL types. */
+enum mrt_ctrl_type {
+	MRT_CTRL_PROBE		= 1,
+	MRT_CTRL_PROBE_ACK	= 2,
+	MRT_CTRL_ACK_REQ	= 3,
+	MRT_CTRL_CLOSE		= 4,
+	MRT_CTRL_REQ_CLOSE	= 5,
+	MRT_CTRL_CLOSE_ACK	= 6,
+};
+
+/* CTRL: common header + 8 bytes. */
+struct mrt_ctrl_hdr {
+	struct mrt_hdr	h;
+	__u8	ctl_type;	/* enum mrt_ctrl_type */
+	__u8	ctl_flags;	/* 0 */
+	__be16	opaque;		/* a probe's id, echoed */
+	__be32	psn;
+};
+
+#endif /* _UAPI_LINUX_MRT_H */

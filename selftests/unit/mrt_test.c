@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Userspace unit tests of mrt's pure protocol pieces: the wire codec
+ * (net/mrt/wire.c) against the layout of include/uapi/linux/mrt.h, each
+ * malformed-packet reason, trimmed packets; the receiver's PSN window and
+ * SACK, the sender's acknowledged set, both across PSN wrap; rcvd_bytes
+ * (the NSCC core's 24-bit field) across wrap and stale; the RTO estimator
+ * against RFC 6298 worked by hand.
+ */
+#include <string.h>
+
+#include <net/fabric/nscc.h>
+
+#include "../../net/mrt/psn.h"
+#include "../../net/mrt/wire.h"
+#include "tap.h"
+
+static u8 buf[8192];
+
+static struct mrt_pkt data_pkt(u32 psn, u16 plen, u32 off, u32 mlen, u8 flags)
+{
+	struct mrt_pkt p = {
+		.type = MRT_TYPE_DATA, .flags = flags,
+		.spdcid = 0x1234, .dpdcid = 0x4321, .ev = 0xc001,
+	};
+
+	p.data.psn = psn;
+	p.data.src_ep = 7;
+	p.data.dst_ep = 9;
+	p.data.msg_id = 0xbeef;
+	p.data.payload_len = plen;
+	p.data.msg_offset = off;
+	p.data.msg_len = mlen;
+	return p;
+}
+
+/* Build, then parse len bytes (header + present payload bytes). */
+static int roundtrip(const struct mrt_pkt *in, unsigned int present,
+		     struct mrt_pkt *out)
+{
+	unsigned int n = mrt_build(buf, in);
+
+	memset(buf + n, 0xab, present);
+	return mrt_parse(buf, n + present, out);
+}
+
+static void t_layout(void)
+{
+	struct mrt_pkt p = data_pkt(0x01020304, 1000, 4000, 9000,
+				    MRT_DATA_F_AR | MRT_DATA_F_TRIMMABLE);
+	static const u8 want[MRT_DATA_HDR_LEN] = {
+		0x11, 0x22, 0x12, 0x34, 0x43, 0x21, 0xc0, 0x01,
+		0x01, 0x02, 0x03, 0x04, 0x00, 0x07, 0x00, 0x09,
+		0xbe, 0xef, 0x03, 0xe8, 0x00, 0x00, 0x0f, 0xa0,
+		0x00, 0x00, 0x23, 0x28, 0x00, 0x00, 0x00, 0x00,
+	};
+
+	TAP_EQ(mrt_build(buf, &p), 32, "DATA header is 32 bytes");
+	tap_ok(!memcmp(buf, want, sizeof(want)),
+	       "DATA header bytes: version 1, type 1, big-endian fields at their offsets");
+	TAP_EQ(mrt_hdr_len(MRT_TYPE_ACK), 40, "ACK header is 40 bytes");
+	TAP_EQ(mrt_hdr_len(MRT_TYPE_NACK), 24, "NACK header is 24 bytes");
+	TAP_EQ(mrt_hdr_len(MRT_TYPE_CTRL), 16, "CTRL header is 16 bytes");
+	TAP_EQ(mrt_hdr_len(9), 0, "no type 9");
+}
+
+static void t_roundtrip(void)
+{
+	struct mrt_pkt in, out;
+
+	in = data_pkt(0xfffffffe, 1000, 1000, 3000, MRT_DATA_F_RETX);
+	in.data.tx_ts_us = 123456;
+	tap_ok(!roundtrip(&in, 1000, &out) && out.data.psn == 0xfffffffe &&
+	       out.data.msg_offset == 1000 && out.data.msg_len == 3000 &&
+	       out.data.tx_ts_us == 123456 && out.ev == 0xc001 &&
+	       out.flags == MRT_DATA_F_RETX && out.present == 1000 && !out.trimmed,
+	       "DATA round trip");
+
+	in = (struct mrt_pkt){ .type = MRT_TYPE_ACK, .flags = MRT_ACK_F_ECN_ECHO,
+			       .spdcid = 1, .dpdcid = 2, .ev = 3 };
+	in.ack.cack_psn = 100;
+	in.ack.ack_psn = 170;
+	in.ack.sack_base_psn = 107;
+	in.ack.sack_bitmap = 0x8000000000000001ULL;
+	in.ack.rcvd_bytes = 0xabcdef;
+	in.ack.ooo_count = 5;
+	in.ack.rcv_cwnd_pen = 127;
+	in.ack.mpr = 16;
+	in.ack.service_time = 99;
+	tap_ok(!roundtrip(&in, 0, &out) && out.ack.sack_bitmap == 0x8000000000000001ULL &&
+	       out.ack.rcvd_bytes == 0xabcdef && out.ack.rcv_cwnd_pen == 127 &&
+	       out.ack.ack_psn == 170 && out.ack.mpr == 16 && out.ack.service_time == 99 &&
+	       buf[20] == 0x80 && buf[27] == 0x01,
+	       "ACK round trip; the bitmap is one big-endian u64 (bit 63 first on the wire)");
+
+	in = (struct mrt_pkt){ .type = MRT_TYPE_NACK, .spdcid = 1, .dpdcid = 2 };
+	in.nack.nack_psn = 77;
+	in.nack.nack_code = MRT_NACK_TRIMMED_LASTHOP;
+	in.nack.rcvd_bytes = 12;
+	tap_ok(!roundtrip(&in, 0, &out) && out.nack.nack_code == 0x02 &&
+	       out.nack.nack_psn == 77 && out.nack.rcvd_bytes == 12,
+	       "NACK round trip, UET's code 0x02 for TRIMMED_LASTHOP");
+
+	in = (struct mrt_pkt){ .type = MRT_TYPE_CTRL, .spdcid = 1, .dpdcid = 2 };
+	in.ctrl.ctl_type = MRT_CTRL_PROBE;
+	in.ctrl.opaque = 0x5555;
+	tap_ok(!roundtrip(&in, 0, &out) && out.ctrl.opaque == 0x5555 &&
+	       out.ctrl.ctl_type == MRT_CTRL_PROBE, "CTRL round trip");
+
+	in = data_pkt(5, 0, 0, 0, MRT_DATA_F_SOM | MRT_DATA_F_EOM | MRT_DATA_F_SYN);
+	in.dpdcid = 0;
+	tap_ok(!roundtrip(&in, 0, &out) && out.data.msg_len == 0,
+	       "an empty message is one empty packet with SOM and EOM (and a SYN without dpdcid)");
+}
+
+static void t_trimmed(void)
+{
+	struct mrt_pkt in = data_pkt(9, 4000, 0, 8000, MRT_DATA_F_SOM), out;
+
+	tap_ok(!roundtrip(&in, 0, &out) && out.trimmed && out.present == 0,
+	       "a payload cut to nothing is trimmed, not malformed");
+	tap_ok(!roundtrip(&in, 128, &out) && out.trimmed && out.present == 128,
+	       "a payload cut to 128 bytes is trimmed");
+	tap_ok(roundtrip(&in, 4001, &out) == -1 - MRT_BAD_LENGTH,
+	       "more payload than announced is malformed (length)");
+}
+
+static int bad(const u8 *b, unsigned int len)
+{
+	struct mrt_pkt p;
+	int err = mrt_parse(b, len, &p);
+
+	return err ? (int)mrt_bad_reason(err) : -1;
+}
+
+static void t_malformed(void)
+{
+	struct mrt_pkt p = data_pkt(1, 100, 0, 100, MRT_DATA_F_SOM | MRT_DATA_F_EOM);
+	unsigned int n;
+	u8 b[256];
+
+	n = mrt_build(b, &p);
+	memset(b + n, 0, 100);
+	TAP_EQ(bad(b, n + 100), -1, "the well-formed base case parses");
+	TAP_EQ(bad(b, 7), MRT_BAD_SHORT, "7 bytes: short");
+	TAP_EQ(bad(b, 31), MRT_BAD_SHORT, "31 bytes of DATA: short");
+	b[0] = 0x21;
+	TAP_EQ(bad(b, n + 100), MRT_BAD_VERSION, "version 2: version");
+	b[0] = 0x17;
+	TAP_EQ(bad(b, n + 100), MRT_BAD_TYPE, "type 7: type");
+	b[0] = 0x11;
+	b[1] = 0x80 | MRT_DATA_F_SOM | MRT_DATA_F_EOM;
+	TAP_EQ(bad(b, n + 100), MRT_BAD_FLAGS, "an unknown flag: flags");
+	b[1] = MRT_DATA_F_SOM | MRT_DATA_F_EOM;
+	b[2] = 0;
+	b[3] = 0;
+	TAP_EQ(bad(b, n + 100), MRT_BAD_PDCID, "spdcid 0: pdcid");
+	b[2] = 0x12;
+	b[4] = 0;
+	b[5] = 0;
+	TAP_EQ(bad(b, n + 100), MRT_BAD_PDCID, "dpdcid 0 without SYN: pdcid");
+
+	p = data_pkt(1, 100, 950, 1000, 0);
+	n = mrt_build(b, &p);
+	TAP_EQ(bad(b, n + 100), MRT_BAD_OFFSET,
+	       "offset 950 + 100 beyond a 1000-byte message: offset");
+	p = data_pkt(1, 100, 0xffffff9c, 100, 0);
+	n = mrt_build(b, &p);
+	TAP_EQ(bad(b, n + 100), MRT_BAD_OFFSET, "an offset that wraps u32: offset");
+	p = data_pkt(1, 100, 100, 1000, MRT_DATA_F_SOM);
+	n = mrt_build(b, &p);
+	TAP_EQ(bad(b, n + 100), MRT_BAD_BOUNDARY, "SOM at offset 100: boundary");
+	p = data_pkt(1, 100, 0, 1000, MRT_DATA_F_EOM);
+	n = mrt_build(b, &p);
+	TAP_EQ(bad(b, n + 100), MRT_BAD_BOUNDARY, "EOM before the message's end: boundary");
+	p = data_pkt(1, 0, 0, 0, MRT_DATA_F_SOM);
+	n = mrt_build(b, &p);
+	TAP_EQ(bad(b, n), MRT_BAD_BOUNDARY,
+	       "an empty packet that is not a whole empty message: boundary");
+
+	p = (struct mrt_pkt){ .type = MRT_TYPE_ACK, .spdcid = 1, .dpdcid = 2 };
+	n = mrt_build(b, &p);
+	TAP_EQ(bad(b, n + 4), MRT_BAD_LENGTH, "an ACK with trailing bytes: length");
+	b[34] = 128;
+	TAP_EQ(bad(b, n), MRT_BAD_PENALTY, "rcv_cwnd_pen 128: penalty");
+	b[34] = 0;
+	b[28] = 1;
+	TAP_EQ(bad(b, n), MRT_BAD_RESERVED, "rcvd_bytes above 24 bits: reserved");
+	b[28] = 0;
+	b[39] = 1;
+	TAP_EQ(bad(b, n), MRT_BAD_RESERVED, "the ACK's reserved field: reserved");
+	b[39] = 0;
+	b[4] = 0;
+	b[5] = 0;
+	TAP_EQ(bad(b, n), MRT_BAD_PDCID, "an ACK without dpdcid: pdcid");
+
+	p = (struct mrt_pkt){ .type = MRT_TYPE_NACK, .spdcid = 1, .dpdcid = 0 };
+	p.nack.nack_code = MRT_NACK_INV_DPDCID;
+	n = mrt_build(b, &p);
+	TAP_EQ(bad(b, n), -1, "INV_DPDCID may name no receiver PDC");
+	b[12] = 0x33;
+	TAP_EQ(bad(b, n), MRT_BAD_PDCID, "another code without dpdcid: pdcid");
+	b[4] = 0;
+	b[5] = 2;
+	TAP_EQ(bad(b, n), MRT_BAD_CODE, "NACK code 0x33: code");
+	b[12] = MRT_NACK_TRIMMED;
+	b[13] = 1;
+	TAP_EQ(bad(b, n), MRT_BAD_RESERVED, "a vendor code: reserved");
+
+	p = (struct mrt_pkt){ .type = MRT_TYPE_CTRL, .spdcid = 1, .dpdcid = 2 };
+	p.ctrl.ctl_type = 7;
+	n = mrt_build(b, &p);
+	TAP_EQ(bad(b, n), MRT_BAD_CODE, "CTRL type 7: code");
+	b[8] = MRT_CTRL_CLOSE;
+	b[1] = 1;
+	TAP_EQ(bad(b, n), MRT_BAD_FLAGS, "a CTRL with flags: flags");
+	tap_ok(!strcmp(mrt_malformed_names[MRT_BAD_BOUNDARY], "boundary") &&
+	       !strcmp(mrt_malformed_names[MRT_BAD_CODE], "code"),
+	       "reasons have names (the counters')");
+}
+
+/* Every prefix and every single-bit flip of valid packets: parse never
+ * reads past len (ASan-clean here) and says ok or a reason in range.
+ */
+static void t_mutations(void)
+{
+	struct mrt_pkt in[3] = {
+		data_pkt(1, 40, 0, 40, MRT_DATA_F_SOM | MRT_DATA_F_EOM),
+		{ .type = MRT_TYPE_ACK, .spdcid = 1, .dpdcid = 2 },
+		{ .type = MRT_TYPE_NACK, .spdcid = 1, .dpdcid = 2 },
+	};
+	unsigned int k, len, bit, n, ok = 1;
+	struct mrt_pkt out;
+	u8 b[80];
+	int err;
+
+	in[2].nack.nack_code = MRT_NACK_TRIMMED;
+	for (k = 0; k < 3; k++) {
+		n = mrt_build(b, &in[k]) + (k == 0 ? 40 : 0);
+		for (len = 0; len <= n; len++) {
+			err = mrt_parse(b, len, &out);
+			if (err && mrt_bad_reason(err) >= MRT_BAD_COUNT)
+				ok = 0;
+		}
+		for (bit = 0; bit < n * 8; bit++) {
+			b[bit / 8] ^= 1 << (bit % 8);
+			err = mrt_parse(b, n, &out);
+			if (err && mrt_bad_reason(err) >= MRT_BAD_COUNT)
+				ok = 0;
+			b[bit / 8] ^= 1 << (bit % 8);
+		}
+	}
+	tap_ok(ok, "truncations and bit flips of valid packets: ok or a known reason");
+}
+
+static void t_psn(void)
+{
+	tap_ok(mrt_psn_before(0xffffffff, 0), "0xffffffff is before 0 (wrap)");
+	tap_ok(!mrt_psn_before(0, 0xffffffff), "0 is not before 0xffffffff");
+	tap_ok(mrt_psn_after(5, 0xfffffff0), "5 is after 0xfffffff0");
+	tap_ok(mrt_range_valid(64) && mrt_range_valid(16384) && !mrt_range_valid(96) &&
+	       !mrt_range_valid(32) && !mrt_range_valid(32768),
+	       "window sizes: powers of two, 64..16384");
+}
+
+static void t_rx(void)
+{
+	u64 bits[MRT_RANGE_MAX / 64];
+	struct mrt_rx r;
+	u64 map;
+	u32 base;
+
+	/* A window of 128 that starts 3 below the wrap. */
+	mrt_rx_init(&r, 0xfffffffd, 128, bits);
+	TAP_EQ(mrt_rx_accept(&r, 0xfffffffd, 1000), MRT_RX_NEW, "first PSN: new");
+	TAP_EQ(r.cack, 0xfffffffe, "cack moves to the next");
+	TAP_EQ(mrt_rx_accept(&r, 1, 1000), MRT_RX_NEW,
+	       "PSN 1 (across the wrap, a hole at 0xfffffffe..0): new");
+	TAP_EQ(r.cack, 0xfffffffe, "cack stays at the hole");
+	TAP_EQ(r.ooo, 1, "one packet out of order");
+	TAP_EQ(mrt_rx_accept(&r, 1, 1000), MRT_RX_DUP, "PSN 1 again: duplicate");
+	TAP_EQ(r.rcvd_bytes, 2000, "a duplicate adds no bytes");
+	mrt_rx_sack(&r, 1, &base, &map);
+	tap_ok(base == 0xfffffffe && map == 1ULL << 3,
+	       "SACK from cack: bit 3 is PSN 1 (base %#x map %#llx)", base,
+	       (unsigned long long)map);
+	TAP_EQ(mrt_rx_accept(&r, 0xfffffffe, 1000), MRT_RX_NEW, "the hole fills: 0xfffffffe");
+	TAP_EQ(mrt_rx_accept(&r, 0xffffffff, 1000), MRT_RX_NEW, "0xffffffff");
+	TAP_EQ(mrt_rx_accept(&r, 0, 1000), MRT_RX_NEW, "0");
+	TAP_EQ(r.cack, 2, "cack passes the PSN that had already arrived: 2");
+	TAP_EQ(mrt_rx_accept(&r, 0xffffffff, 1000), MRT_RX_OLD, "below cack: old");
+	TAP_EQ(mrt_rx_accept(&r, 2 + 128, 1000), MRT_RX_OOR, "cack + range: out of the window");
+	TAP_EQ(mrt_rx_accept(&r, 2 + 127, 1000), MRT_RX_NEW,
+	       "cack + range - 1: the last accepted");
+	tap_ok(!mrt_rx_has(&r, 2 + 128) && mrt_rx_has(&r, 2 + 127) && mrt_rx_has(&r, 0xfffffffd),
+	       "has(): beyond no, the last yes, below cack yes");
+	mrt_rx_sack(&r, 2 + 127, &base, &map);
+	tap_ok(base == 2 + 127 - 63 && map == 1ULL << 63,
+	       "SACK for a PSN far above cack: the 64 PSNs ending at it");
+	TAP_EQ(r.highest, 2 + 128, "highest is one above the highest PSN received");
+	TAP_EQ(r.rcvd_bytes, 6000, "first-time bytes, out of order included: 6000");
+}
+
+/* The ring reuses its bits: a long in-order run with holes filled late. */
+static void t_rx_ring(void)
+{
+	u64 bits[1];
+	struct mrt_rx r;
+	u32 i, ok = 1;
+
+	mrt_rx_init(&r, 1000, 64, bits);
+	for (i = 0; i < 10000; i += 2) {
+		/* odd first, then even: every odd arrives out of order */
+		ok &= mrt_rx_accept(&r, 1000 + i + 1, 1) == MRT_RX_NEW;
+		ok &= mrt_rx_accept(&r, 1000 + i, 1) == MRT_RX_NEW;
+		ok &= r.cack == 1000 + i + 2;
+	}
+	tap_ok(ok && bits[0] == 0 && r.ooo == 5000,
+	       "10000 PSNs through a 64-PSN ring, pairs swapped: all new, ring empty after");
+}
+
+static u32 acked_list[256], acked_n;
+
+static void note_acked(void *ctx, u32 psn)
+{
+	if (acked_n < 256)
+		acked_list[acked_n++] = psn;
+}
+
+static u64 tx_acked[MRT_RANGE_MAX / 64], tx_lost[MRT_RANGE_MAX / 64];
+static u32 tx_ref[MRT_RANGE_MAX];
+
+static void t_tx(void)
+{
+	struct mrt_tx t;
+	int i;
+
+	mrt_tx_init(&t, 0xfffffff0, 64, tx_acked, tx_lost, tx_ref);
+	for (i = 0; i < 64; i++)
+		mrt_tx_next(&t);
+	tap_ok(!mrt_tx_can_send(&t), "64 PSNs out in a 64-PSN window: no room");
+	acked_n = 0;
+	TAP_EQ(mrt_tx_ack(&t, 0xfffffff0, 0xfffffff0, 0x6ULL, note_acked, NULL), 2,
+	       "a SACK of the second and third PSN acknowledges 2");
+	tap_ok(acked_n == 2 && acked_list[0] == 0xfffffff1 && acked_list[1] == 0xfffffff2 &&
+	       t.una == 0xfffffff0, "those two, and una stays at the hole");
+	acked_n = 0;
+	TAP_EQ(mrt_tx_ack(&t, 0xfffffff0, 0xfffffff0, 0x6ULL, note_acked, NULL), 0,
+	       "the same SACK again acknowledges nothing");
+	TAP_EQ(mrt_tx_ack(&t, 0xfffffff1, 0xfffffff1, 0, note_acked, NULL), 1,
+	       "cack past the hole acknowledges the hole only");
+	TAP_EQ(t.una, 0xfffffff3, "una moves past what had been SACKed (across no wrap yet)");
+	TAP_EQ(mrt_tx_ack(&t, 0xfffffff0, 0xfffffff0, 0x7ULL, note_acked, NULL), 0,
+	       "a stale ACK (cack behind una) is harmless");
+	TAP_EQ(mrt_tx_ack(&t, 0xfffffff0 + 65, 0, 0, note_acked, NULL), -1,
+	       "cack beyond the PSNs sent: refused");
+	TAP_EQ(mrt_tx_ack(&t, 0xfffffff3, 0xfffffff0 + 1, 1ULL << 63, note_acked, NULL), -1,
+	       "a SACK bit for a PSN never sent: refused");
+	TAP_EQ(t.una, 0xfffffff3, "a refused ACK changed nothing");
+	acked_n = 0;
+	TAP_EQ(mrt_tx_ack(&t, 0x10, 0x10, 0, note_acked, NULL), 29,
+	       "cack 0x10 across the wrap acknowledges the 29 PSNs below it");
+	tap_ok(mrt_tx_can_send(&t) && t.una == 0x10 && mrt_tx_is_acked(&t, 0xffffffff) &&
+	       !mrt_tx_is_acked(&t, 0x10), "room again; una 0x10; acked below, not at");
+}
+
+/* UET's SACK loss rule: presumed lost once a PSN more than the gap above
+ * it is acknowledged; once per transmission.
+ */
+static void t_loss(void)
+{
+	struct mrt_tx t;
+	u32 i;
+
+	mrt_tx_init(&t, 0xfffffe00, 1024, tx_acked, tx_lost, tx_ref);
+	for (i = 0; i < 700; i++)
+		mrt_tx_next(&t);
+	/* PSN una + 0 is missing; the receiver reports una + 1 .. una + 512,
+	 * 64 at a time.
+	 */
+	for (i = 1; i < 513; i += 64)
+		mrt_tx_ack(&t, 0xfffffe00, 0xfffffe00 + i, ~0ULL, note_acked, NULL);
+	acked_n = 0;
+	TAP_EQ(mrt_tx_detect_loss(&t, 512, note_acked, NULL), 0,
+	       "the highest acknowledged is 512 above the hole: not more than the gap, not lost");
+	mrt_tx_ack(&t, 0xfffffe00, 0xfffffe00 + 450, 1ULL << 63, note_acked, NULL);
+	acked_n = 0;
+	TAP_EQ(mrt_tx_detect_loss(&t, 512, note_acked, NULL), 1,
+	       "513 above (across the wrap): presumed lost");
+	tap_ok(acked_n == 1 && acked_list[0] == 0xfffffe00 && mrt_tx_is_lost(&t, 0xfffffe00),
+	       "the hole, once");
+	TAP_EQ(mrt_tx_detect_loss(&t, 512, note_acked, NULL), 0,
+	       "not again for the same transmission");
+	mrt_tx_resent(&t, 0xfffffe00);
+	tap_ok(!mrt_tx_is_lost(&t, 0xfffffe00), "resent: outstanding again");
+	TAP_EQ(mrt_tx_detect_loss(&t, 512, note_acked, NULL), 0,
+	       "old evidence does not presume the retransmission lost");
+	/* 300 PSNs sent after the retransmission (its ref is the 700th PSN,
+	 * 0xfffffe00 + 699); every PSN but the hole acknowledged: the
+	 * newest 300 beyond ref, more than a gap of 128.
+	 */
+	for (i = 0; i < 300; i++)
+		mrt_tx_next(&t);
+	for (i = 514; i < 1000; i += 64)
+		mrt_tx_ack(&t, 0xfffffe00, 0xfffffe00 + i,
+			   i + 64 <= 1000 ? ~0ULL : (1ULL << (1000 - i)) - 1,
+			   note_acked, NULL);
+	TAP_EQ(mrt_tx_detect_loss(&t, 512, note_acked, NULL), 0,
+	       "300 beyond the retransmission is within a gap of 512: not lost");
+	acked_n = 0;
+	TAP_EQ(mrt_tx_detect_loss(&t, 128, note_acked, NULL), 1,
+	       "and more than a gap of 128: presumed lost again, it alone");
+	tap_ok(acked_n == 1 && acked_list[0] == 0xfffffe00, "(the hole)");
+	TAP_EQ(mrt_tx_ack(&t, 0xfffffe01, 0xfffffe01, 0, note_acked, NULL), 1,
+	       "the retransmission arrives after all: acknowledged");
+	tap_ok(!mrt_tx_is_lost(&t, 0xfffffe00) && t.una != 0xfffffe00,
+	       "then it is neither lost nor outstanding");
+}
+
+static void t_rcvd_bytes(void)
+{
+	u32 f = nscc_rcvd_bytes_field((u64)NSCC_RCVD_BYTES_MASK << 8);
+
+	TAP_EQ(nscc_rcvd_bytes_field(1), 1,
+	       "1 byte reports one 256-byte unit (rounded up)");
+	TAP_EQ(nscc_newly_rcvd(f, nscc_rcvd_bytes_field(((u64)NSCC_RCVD_BYTES_MASK << 8) + 512)),
+	       512, "the 24-bit field wraps: 512 bytes newly received");
+	TAP_EQ(nscc_newly_rcvd(100, 90), 0,
+	       "a field behind the last (a reordered ACK) is stale: 0");
+	TAP_EQ(nscc_newly_rcvd(100, 100), 0, "the same field: nothing new");
+}
+
+static void t_rto(void)
+{
+	struct mrt_rto r = { 0 };
+
+	TAP_EQ(mrt_rto_us(&r, 200, 1000000, 100000), 100000, "no sample: the initial RTO");
+	mrt_rto_sample(&r, 1000);
+	/* srtt 1000, rttvar 500: rto = 1000 + 4 x 500 */
+	TAP_EQ(mrt_rto_us(&r, 200, 1000000, 100000), 3000, "first sample 1000 us: 3000 us");
+	mrt_rto_sample(&r, 2000);
+	/* rttvar = 3/4 500 + 1/4 1000 = 625; srtt = 7/8 1000 + 1/8 2000 = 1125 */
+	TAP_EQ(r.srtt8 >> 3, 1125, "srtt after 2000 us: 1125");
+	TAP_EQ(r.rttvar4 >> 2, 625, "rttvar: 625");
+	TAP_EQ(mrt_rto_us(&r, 200, 1000000, 100000), 1125 + 2500, "rto 3625 us");
+	TAP_EQ(mrt_rto_us(&r, 5000, 1000000, 100000), 5000, "clamped to rto_min_us");
+	TAP_EQ(mrt_rto_us(&r, 200, 3000, 100000), 3000, "clamped to rto_max_us");
+	mrt_rto_sample(&r, 0xffffffff);
+	tap_ok(r.srtt8 > 0 && mrt_rto_us(&r, 1, 0xffffffff, 1) < (1U << 31),
+	       "a huge sample is capped (134 s) and cannot overflow");
+}
+
+int main(void)
+{
+	tap_header();
+	t_layout();
+	t_roundtrip();
+	t_trimmed();
+	t_malformed();
+	t_mutations();
+	t_psn();
+	t_rx();
+	t_rx_ring();
+	t_tx();
+	t_loss();
+	t_rcvd_bytes();
+	t_rto();
+	return tap_finish();
+}
