@@ -35,10 +35,12 @@ static void mrt_bit_clear(u64 *bits, u32 range, u32 psn)
 	bits[i / 64] &= ~(1ULL << (i % 64));
 }
 
-void mrt_rx_init(struct mrt_rx *r, u32 first_psn, u32 range, u64 *bits)
+int mrt_rx_init(struct mrt_rx *r, u32 first_psn, u32 range, u64 *bits)
 {
 	unsigned int i;
 
+	if (!mrt_range_valid(range))
+		return -1;
 	*r = (struct mrt_rx){
 		.cack = first_psn,
 		.highest = first_psn,
@@ -47,12 +49,13 @@ void mrt_rx_init(struct mrt_rx *r, u32 first_psn, u32 range, u64 *bits)
 	};
 	for (i = 0; i < range / 64; i++)
 		bits[i] = 0;
+	return 0;
 }
 
 enum mrt_rx_verdict mrt_rx_accept(struct mrt_rx *r, u32 psn, u32 bytes)
 {
 	if (mrt_psn_before(psn, r->cack))
-		return MRT_RX_OLD;
+		return r->cack - psn <= r->range ? MRT_RX_OLD : MRT_RX_STRAY;
 	if (psn - r->cack >= r->range)
 		return MRT_RX_OOR;
 	if (psn != r->cack && mrt_bit(r->bits, r->range, psn))
@@ -101,11 +104,13 @@ void mrt_rx_sack(const struct mrt_rx *r, u32 ack_psn, u32 *base, u64 *bitmap)
 	*bitmap = map;
 }
 
-void mrt_tx_init(struct mrt_tx *t, u32 first_psn, u32 range, u64 *acked,
-		 u64 *lost, u32 *ref)
+int mrt_tx_init(struct mrt_tx *t, u32 first_psn, u32 range, u64 *acked,
+		u64 *lost, u32 *ref)
 {
 	unsigned int i;
 
+	if (!mrt_range_valid(range))
+		return -1;
 	*t = (struct mrt_tx){
 		.una = first_psn,
 		.nxt = first_psn,
@@ -119,6 +124,7 @@ void mrt_tx_init(struct mrt_tx *t, u32 first_psn, u32 range, u64 *acked,
 		acked[i] = 0;
 		lost[i] = 0;
 	}
+	return 0;
 }
 
 /* p in [una, nxt): sent and within the window. */
@@ -136,10 +142,14 @@ u32 mrt_tx_next(struct mrt_tx *t)
 	return psn;
 }
 
-void mrt_tx_resent(struct mrt_tx *t, u32 psn)
+bool mrt_tx_resent(struct mrt_tx *t, u32 psn)
 {
+	/* Another PSN may own the slot: touch it only for this one. */
+	if (!mrt_tx_outstanding(t, psn) || mrt_bit(t->acked, t->range, psn))
+		return false;
 	t->ref[psn & (t->range - 1)] = t->nxt - 1;
 	mrt_bit_clear(t->lost, t->range, psn);
+	return true;
 }
 
 bool mrt_tx_is_lost(const struct mrt_tx *t, u32 psn)
@@ -155,6 +165,7 @@ unsigned int mrt_tx_detect_loss(struct mrt_tx *t, u32 gap, mrt_tx_acked_fn fn,
 	unsigned int n = 0;
 	u32 p;
 
+	gap = min(gap, t->range / 2);
 	for (p = t->una; mrt_psn_before(p, t->sacked_high); p++) {
 		u32 ref = t->ref[p & (t->range - 1)];
 
@@ -183,17 +194,26 @@ bool mrt_tx_is_acked(const struct mrt_tx *t, u32 psn)
 int mrt_tx_ack(struct mrt_tx *t, u32 cack, u32 sack_base, u64 sack_bitmap,
 	       mrt_tx_acked_fn fn, void *ctx)
 {
+	bool unsent = false;
 	int n = 0, top;
 	u32 p, i;
 
-	/* Nothing of an ACK that claims PSNs never sent is believed. */
+	/* Nothing of an ACK whose cack claims PSNs never sent is believed;
+	 * SACK bits for them are dropped (see psn.h).
+	 */
 	if (mrt_psn_after(cack, t->nxt))
 		return -1;
-	for (top = MRT_SACK_BITS - 1; top >= 0; top--)
-		if (sack_bitmap & (1ULL << top))
-			break;
-	if (top >= 0 && !mrt_psn_before(sack_base + (u32)top, t->nxt))
-		return -1;
+	for (top = MRT_SACK_BITS - 1; top >= 0; top--) {
+		if (!(sack_bitmap & (1ULL << top)))
+			continue;
+		if (mrt_tx_outstanding(t, sack_base + (u32)top) ||
+		    mrt_psn_before(sack_base + (u32)top, t->una))
+			continue;
+		sack_bitmap &= ~(1ULL << top);
+		unsent = true;
+	}
+	if (unsent)
+		t->sack_unsent++;
 
 	/* Everything below cack. */
 	for (p = t->una; mrt_psn_before(p, cack); p++) {
@@ -256,6 +276,6 @@ u32 mrt_rto_us(const struct mrt_rto *r, u32 min_us, u32 max_us,
 	if (!r->srtt8)
 		rto = initial_us;
 	else
-		rto = (u64)(r->srtt8 >> 3) + r->rttvar4;
+		rto = (u64)(r->srtt8 >> 3) + max(r->rttvar4, min_us);
 	return (u32)clamp_t(u64, rto, min_us, max_us);
 }

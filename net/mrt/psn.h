@@ -60,11 +60,27 @@ struct mrt_rx {
 enum mrt_rx_verdict {
 	MRT_RX_NEW,		/* first arrival: deliver, count, ACK */
 	MRT_RX_DUP,		/* arrived before (at or above cack): ACK at once */
-	MRT_RX_OLD,		/* below cack, so a duplicate: ACK at once */
+	MRT_RX_OLD,		/* within a window below cack, so a
+				 * duplicate: ACK at once
+				 */
 	MRT_RX_OOR,		/* beyond the window: NACK PSN_OOR_WINDOW */
+	MRT_RX_STRAY,		/* further below: no sender of this PDC
+				 * sent it; drop without an answer
+				 */
 };
 
-void mrt_rx_init(struct mrt_rx *r, u32 first_psn, u32 range, u64 *bits);
+/* The wire's mpr for a window: 64 << mpr PSNs. */
+static inline u8 mrt_mpr_of(u32 range)
+{
+	u8 m = 0;
+
+	while ((MRT_RANGE_MIN << m) < range)
+		m++;
+	return m;
+}
+
+/* 0, or -1 if range is not a valid window (mrt_range_valid()). */
+int mrt_rx_init(struct mrt_rx *r, u32 first_psn, u32 range, u64 *bits);
 
 /* A data packet with PSN psn and bytes of nominal size arrived (not
  * trimmed: a trimmed packet is NACKed, not received).
@@ -96,14 +112,17 @@ struct mrt_tx {
 	u32 nxt;		/* the next PSN to send */
 	u32 range;
 	u32 sacked_high;	/* one above the highest PSN acknowledged */
+	u32 sack_unsent;	/* ACKs whose SACK claimed PSNs never sent */
 	u64 *acked;		/* range bits */
 	u64 *lost;		/* range bits */
 	u32 *ref;		/* range entries */
 };
 
-/* acked and lost: range bits each; ref: range u32s. */
-void mrt_tx_init(struct mrt_tx *t, u32 first_psn, u32 range, u64 *acked,
-		 u64 *lost, u32 *ref);
+/* acked and lost: range bits each; ref: range u32s.  0, or -1 if range
+ * is not a valid window.
+ */
+int mrt_tx_init(struct mrt_tx *t, u32 first_psn, u32 range, u64 *acked,
+		u64 *lost, u32 *ref);
 
 /* Room for another PSN in the window. */
 static inline bool mrt_tx_can_send(const struct mrt_tx *t)
@@ -120,17 +139,20 @@ typedef void (*mrt_tx_acked_fn)(void *ctx, u32 psn);
 u32 mrt_tx_next(struct mrt_tx *t);
 
 /* psn, outstanding, was sent again: it may be presumed lost again once
- * PSNs sent after this moment are acknowledged beyond the gap.
+ * PSNs sent after this moment are acknowledged beyond the gap.  Returns
+ * false, and changes nothing, for a PSN not outstanding or acknowledged.
  */
-void mrt_tx_resent(struct mrt_tx *t, u32 psn);
+bool mrt_tx_resent(struct mrt_tx *t, u32 psn);
 
 bool mrt_tx_is_lost(const struct mrt_tx *t, u32 psn);
 
 /* Presumes lost every outstanding PSN, neither acknowledged nor already
  * presumed lost, below which the acknowledged PSNs reach more than gap
  * beyond its ref (UET's SACK loss rule: sack_loss_min_retx_pkts, 512 by
- * default).  Calls fn for each and returns how many.  The work is the
- * PSNs from una to the highest acknowledged, at most the window.
+ * default).  A gap of half the window or more is taken as half the
+ * window: a window no larger than the gap would never presume a loss.
+ * Calls fn for each and returns how many.  The work is the PSNs from una
+ * to the highest acknowledged, at most the window.
  */
 unsigned int mrt_tx_detect_loss(struct mrt_tx *t, u32 gap, mrt_tx_acked_fn fn,
 				void *ctx);
@@ -138,17 +160,20 @@ unsigned int mrt_tx_detect_loss(struct mrt_tx *t, u32 gap, mrt_tx_acked_fn fn,
 /* Applies an ACK (cack and its SACK) to the window: every PSN below cack
  * and every PSN whose bit is set, if sent and not yet acknowledged, is
  * acknowledged (fn is called for it), and una moves on.  Returns the
- * number of PSNs newly acknowledged, or -1 if the ACK claims PSNs never
- * sent (cack beyond nxt, or a SACK bit at or beyond nxt): a malformed
- * ACK, of which nothing is applied.  Stale ACKs (cack behind una) are
- * fine: what they say was known.
+ * number of PSNs newly acknowledged, or -1 if cack is beyond nxt (it
+ * claims PSNs never sent: a malformed ACK, of which nothing is applied).
+ * SACK bits for PSNs never sent are dropped and the ACK counted in
+ * sack_unsent: a stray data packet the receiver took into its window
+ * (spoofed, or of an older PDC) sets such a bit in every later SACK, and
+ * refusing those ACKs whole would stall the PDC.  Stale ACKs (cack
+ * behind una) are fine: what they say was known.
  */
 int mrt_tx_ack(struct mrt_tx *t, u32 cack, u32 sack_base, u64 sack_bitmap,
 	       mrt_tx_acked_fn fn, void *ctx);
 
 bool mrt_tx_is_acked(const struct mrt_tx *t, u32 psn);
 
-/* The retransmission timeout (RFC 6298, as TCP keeps it): srtt and rttvar
+/* The retransmission timeout (RFC 6298, as Linux's TCP keeps it): srtt and rttvar
  * from RTT samples of packets sent once (Karn), in microseconds, scaled
  * by 8 and 4 to keep their fractions.
  */
@@ -159,7 +184,10 @@ struct mrt_rto {
 
 void mrt_rto_sample(struct mrt_rto *r, u32 rtt_us);
 
-/* srtt + 4 x rttvar within [min_us, max_us]; initial_us before a sample. */
+/* srtt + 4 x rttvar, the variance term at least min_us (as Linux's TCP
+ * floors it, so that a steady RTT keeps a margin), within [min_us,
+ * max_us]; initial_us before a sample.
+ */
 u32 mrt_rto_us(const struct mrt_rto *r, u32 min_us, u32 max_us,
 	       u32 initial_us);
 

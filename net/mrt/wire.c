@@ -140,6 +140,8 @@ static int mrt_parse_ack(const u8 *b, struct mrt_pkt *p)
 		return MRT_BAD(MRT_BAD_RESERVED);
 	if (a->rcv_cwnd_pen > MRT_RCV_CWND_PEN_MAX)
 		return MRT_BAD(MRT_BAD_PENALTY);
+	if (a->mpr > MRT_MPR_MAX)
+		return MRT_BAD(MRT_BAD_WINDOW);
 	return 0;
 }
 
@@ -152,10 +154,11 @@ static int mrt_parse_nack(const u8 *b, struct mrt_pkt *p)
 	n->rcvd_bytes = get_unaligned_be32(b + MRT_OFF(mrt_nack_hdr, rcvd_bytes));
 	n->payload = get_unaligned_be32(b + MRT_OFF(mrt_nack_hdr, payload));
 
-	/* INV_DPDCID answers a packet for a PDC the receiver does not
-	 * know, so it may name none.
+	/* INV_DPDCID answers a packet for a PDC its sender does not have:
+	 * it names the PDC it answers (dpdcid) and none of its own.
 	 */
-	if (!p->dpdcid && n->nack_code != MRT_NACK_INV_DPDCID)
+	if (!p->dpdcid ||
+	    (!p->spdcid && n->nack_code != MRT_NACK_INV_DPDCID))
 		return MRT_BAD(MRT_BAD_PDCID);
 	if (b[MRT_OFF(mrt_nack_hdr, vendor_code)] ||
 	    get_unaligned_be16(b + MRT_OFF(mrt_nack_hdr, reserved)) ||
@@ -211,7 +214,7 @@ int mrt_parse(const void *buf, unsigned int len, struct mrt_pkt *p)
 	p->ev = get_unaligned_be16(b + MRT_OFF(mrt_hdr, ev));
 	if (p->flags & ~mrt_flag_mask(p->type))
 		return MRT_BAD(MRT_BAD_FLAGS);
-	if (!p->spdcid)
+	if (!p->spdcid && p->type != MRT_TYPE_NACK)
 		return MRT_BAD(MRT_BAD_PDCID);
 
 	switch (p->type) {
@@ -231,6 +234,8 @@ unsigned int mrt_build(void *buf, const struct mrt_pkt *p)
 	unsigned int hlen = mrt_hdr_len(p->type);
 	u8 *b = buf;
 
+	if (!hlen)
+		return 0;
 	memset(b, 0, hlen);
 	b[MRT_OFF(mrt_hdr, ver_type)] = MRT_WIRE_VERSION << 4 | p->type;
 	b[MRT_OFF(mrt_hdr, flags)] = p->flags;

@@ -40,6 +40,7 @@
 	EM(MRT_BAD_OFFSET, offset)	/* payload beyond its message */ \
 	EM(MRT_BAD_BOUNDARY, boundary)	/* SOM not at 0, EOM not at end */ \
 	EM(MRT_BAD_PENALTY, penalty)	/* rcv_cwnd_pen above 127 */	\
+	EM(MRT_BAD_WINDOW, window)	/* mpr above MRT_MPR_MAX */	\
 	EMe(MRT_BAD_CODE, code)		/* no such NACK code or CTRL type */
 
 #define EM(a, b)	a,

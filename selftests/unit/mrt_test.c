@@ -7,6 +7,7 @@
  * (the NSCC core's 24-bit field) across wrap and stale; the RTO estimator
  * against RFC 6298 worked by hand.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include <net/fabric/nscc.h>
@@ -85,11 +86,11 @@ static void t_roundtrip(void)
 	in.ack.rcvd_bytes = 0xabcdef;
 	in.ack.ooo_count = 5;
 	in.ack.rcv_cwnd_pen = 127;
-	in.ack.mpr = 16;
+	in.ack.mpr = 4;
 	in.ack.service_time = 99;
 	tap_ok(!roundtrip(&in, 0, &out) && out.ack.sack_bitmap == 0x8000000000000001ULL &&
 	       out.ack.rcvd_bytes == 0xabcdef && out.ack.rcv_cwnd_pen == 127 &&
-	       out.ack.ack_psn == 170 && out.ack.mpr == 16 && out.ack.service_time == 99 &&
+	       out.ack.ack_psn == 170 && out.ack.mpr == 4 && out.ack.service_time == 99 &&
 	       buf[20] == 0x80 && buf[27] == 0x01,
 	       "ACK round trip; the bitmap is one big-endian u64 (bit 63 first on the wire)");
 
@@ -184,6 +185,11 @@ static void t_malformed(void)
 	b[34] = 128;
 	TAP_EQ(bad(b, n), MRT_BAD_PENALTY, "rcv_cwnd_pen 128: penalty");
 	b[34] = 0;
+	b[35] = MRT_MPR_MAX + 1;
+	TAP_EQ(bad(b, n), MRT_BAD_WINDOW, "mpr 9 (a window of 32768): window");
+	b[35] = MRT_MPR_MAX;
+	TAP_EQ(bad(b, n), -1, "mpr 8, a window of 16384, is the largest");
+	b[35] = 0;
 	b[28] = 1;
 	TAP_EQ(bad(b, n), MRT_BAD_RESERVED, "rcvd_bytes above 24 bits: reserved");
 	b[28] = 0;
@@ -194,23 +200,43 @@ static void t_malformed(void)
 	b[5] = 0;
 	TAP_EQ(bad(b, n), MRT_BAD_PDCID, "an ACK without dpdcid: pdcid");
 
-	p = (struct mrt_pkt){ .type = MRT_TYPE_NACK, .spdcid = 1, .dpdcid = 0 };
+	/* INV_DPDCID comes from a node without the PDC: no spdcid of its
+	 * own, the dpdcid of the PDC it answers.
+	 */
+	p = (struct mrt_pkt){ .type = MRT_TYPE_NACK, .spdcid = 0, .dpdcid = 2 };
 	p.nack.nack_code = MRT_NACK_INV_DPDCID;
 	n = mrt_build(b, &p);
-	TAP_EQ(bad(b, n), -1, "INV_DPDCID may name no receiver PDC");
-	b[12] = 0x33;
-	TAP_EQ(bad(b, n), MRT_BAD_PDCID, "another code without dpdcid: pdcid");
-	b[4] = 0;
+	TAP_EQ(bad(b, n), -1, "INV_DPDCID may come from no PDC (spdcid 0)");
+	b[12] = MRT_NACK_TRIMMED;
+	TAP_EQ(bad(b, n), MRT_BAD_PDCID, "another code without spdcid: pdcid");
+	b[12] = MRT_NACK_INV_DPDCID;
+	b[5] = 0;
+	TAP_EQ(bad(b, n), MRT_BAD_PDCID, "a NACK that answers no PDC (dpdcid 0): pdcid");
+	b[3] = 1;
 	b[5] = 2;
+	b[12] = 0x33;
 	TAP_EQ(bad(b, n), MRT_BAD_CODE, "NACK code 0x33: code");
 	b[12] = MRT_NACK_TRIMMED;
 	b[13] = 1;
 	TAP_EQ(bad(b, n), MRT_BAD_RESERVED, "a vendor code: reserved");
+	b[13] = 0;
+	b[15] = 1;
+	TAP_EQ(bad(b, n), MRT_BAD_RESERVED, "the NACK's reserved field: reserved");
+	b[15] = 0;
+	b[16] = 1;
+	TAP_EQ(bad(b, n), MRT_BAD_RESERVED, "the NACK's rcvd_bytes above 24 bits: reserved");
 
 	p = (struct mrt_pkt){ .type = MRT_TYPE_CTRL, .spdcid = 1, .dpdcid = 2 };
 	p.ctrl.ctl_type = 7;
 	n = mrt_build(b, &p);
 	TAP_EQ(bad(b, n), MRT_BAD_CODE, "CTRL type 7: code");
+	b[8] = MRT_CTRL_PROBE;
+	b[9] = 1;
+	TAP_EQ(bad(b, n), MRT_BAD_RESERVED, "CTRL ctl_flags: reserved");
+	b[9] = 0;
+	b[5] = 0;
+	TAP_EQ(bad(b, n), MRT_BAD_PDCID, "a CTRL without dpdcid: pdcid");
+	b[5] = 2;
 	b[8] = MRT_CTRL_CLOSE;
 	b[1] = 1;
 	TAP_EQ(bad(b, n), MRT_BAD_FLAGS, "a CTRL with flags: flags");
@@ -354,12 +380,16 @@ static void t_tx(void)
 	       "a stale ACK (cack behind una) is harmless");
 	TAP_EQ(mrt_tx_ack(&t, 0xfffffff0 + 65, 0, 0, note_acked, NULL), -1,
 	       "cack beyond the PSNs sent: refused");
-	TAP_EQ(mrt_tx_ack(&t, 0xfffffff3, 0xfffffff0 + 1, 1ULL << 63, note_acked, NULL), -1,
-	       "a SACK bit for a PSN never sent: refused");
-	TAP_EQ(t.una, 0xfffffff3, "a refused ACK changed nothing");
 	acked_n = 0;
-	TAP_EQ(mrt_tx_ack(&t, 0x10, 0x10, 0, note_acked, NULL), 29,
-	       "cack 0x10 across the wrap acknowledges the 29 PSNs below it");
+	TAP_EQ(mrt_tx_ack(&t, 0xfffffff3, 0xfffffff0 + 1, 1ULL << 63 | 1ULL << 10,
+			  note_acked, NULL), 1,
+	       "a SACK bit for a PSN never sent is dropped, the others applied");
+	tap_ok(t.sack_unsent == 1 && acked_n == 1 && acked_list[0] == 0xfffffff0 + 11,
+	       "and the ACK is counted in sack_unsent");
+	TAP_EQ(t.una, 0xfffffff3, "una is where it was");
+	acked_n = 0;
+	TAP_EQ(mrt_tx_ack(&t, 0x10, 0x10, 0, note_acked, NULL), 28,
+	       "cack 0x10 across the wrap acknowledges the 28 PSNs below it not SACKed");
 	tap_ok(mrt_tx_can_send(&t) && t.una == 0x10 && mrt_tx_is_acked(&t, 0xffffffff) &&
 	       !mrt_tx_is_acked(&t, 0x10), "room again; una 0x10; acked below, not at");
 }
@@ -417,6 +447,243 @@ static void t_loss(void)
 	       "then it is neither lost nor outstanding");
 }
 
+/* Every prefix of every type, from a heap buffer of exactly that length:
+ * ASan sees any read past it.
+ */
+static void t_exact_prefix(void)
+{
+	struct mrt_pkt in[4] = {
+		data_pkt(1, 40, 0, 40, MRT_DATA_F_SOM | MRT_DATA_F_EOM),
+		{ .type = MRT_TYPE_ACK, .spdcid = 1, .dpdcid = 2 },
+		{ .type = MRT_TYPE_NACK, .spdcid = 1, .dpdcid = 2 },
+		{ .type = MRT_TYPE_CTRL, .spdcid = 1, .dpdcid = 2 },
+	};
+	unsigned int k, len, n, ok = 1;
+	struct mrt_pkt out;
+	u8 b[80], *h;
+
+	in[2].nack.nack_code = MRT_NACK_TRIMMED;
+	in[3].ctrl.ctl_type = MRT_CTRL_PROBE;
+	for (k = 0; k < 4; k++) {
+		n = mrt_build(b, &in[k]) + (k == 0 ? 40 : 0);
+		for (len = 0; len <= n; len++) {
+			h = malloc(len ? len : 1);
+			memcpy(h, b, len);
+			/* short below the header, ok at and (DATA) above it */
+			if (!mrt_parse(h, len, &out) != (len >= mrt_hdr_len(in[k].type) &&
+							 (k == 0 || len == n)))
+				ok = 0;
+			free(h);
+		}
+	}
+	tap_ok(ok, "every prefix, from an exact heap buffer: short below the header, parsed at it");
+}
+
+static void t_tx_edges(void)
+{
+	struct mrt_tx t;
+	u32 i;
+
+	tap_ok(mrt_tx_init(&t, 0, 96, tx_acked, tx_lost, tx_ref) == -1 &&
+	       mrt_tx_init(&t, 0, 32, tx_acked, tx_lost, tx_ref) == -1,
+	       "a window that is not a power of two from 64, refused");
+	mrt_tx_init(&t, 1000, 64, tx_acked, tx_lost, tx_ref);
+	for (i = 0; i < 10; i++)
+		mrt_tx_next(&t);
+	acked_n = 0;
+	TAP_EQ(mrt_tx_ack(&t, 1011, 1000, 0x3ULL, note_acked, NULL), -1,
+	       "cack beyond the PSNs sent, with valid SACK bits: refused");
+	tap_ok(acked_n == 0 && t.una == 1000 && t.sacked_high == 1000 && !tx_acked[0],
+	       "and nothing of it applied");
+	TAP_EQ(mrt_tx_ack(&t, 1010, 1010, 0, note_acked, NULL), 10,
+	       "cack at nxt acknowledges all 10");
+	tap_ok(!mrt_tx_resent(&t, 1005), "resending an acknowledged PSN: refused");
+
+	/* ref exactness: a resend when nxt is 20 (ref 19), gap 3 */
+	mrt_tx_init(&t, 0, 64, tx_acked, tx_lost, tx_ref);
+	for (i = 0; i < 20; i++)
+		mrt_tx_next(&t);
+	tap_ok(mrt_tx_resent(&t, 0), "resend PSN 0 when 20 are out");
+	for (i = 0; i < 5; i++)
+		mrt_tx_next(&t);
+	mrt_tx_ack(&t, 0, 1, (1ULL << 22) - 1, note_acked, NULL);	/* 1..22 */
+	acked_n = 0;
+	TAP_EQ(mrt_tx_detect_loss(&t, 3, note_acked, NULL), 0,
+	       "acknowledged up to 22, 3 beyond ref 19: not more than the gap");
+	mrt_tx_ack(&t, 0, 23, 1, note_acked, NULL);			/* 23 */
+	TAP_EQ(mrt_tx_detect_loss(&t, 3, note_acked, NULL), 1,
+	       "up to 23, 4 beyond ref 19: presumed lost");
+
+	/* A window no larger than the gap still detects: half the window. */
+	mrt_tx_init(&t, 0, 512, tx_acked, tx_lost, tx_ref);
+	for (i = 0; i < 512; i++)
+		mrt_tx_next(&t);
+	for (i = 1; i < 512; i += 64)
+		mrt_tx_ack(&t, 0, i, i + 64 <= 512 ? ~0ULL : (1ULL << (512 - i)) - 1,
+			   note_acked, NULL);
+	acked_n = 0;
+	TAP_EQ(mrt_tx_detect_loss(&t, 512, note_acked, NULL), 1,
+	       "a window of 512 with the default gap of 512: the hole is presumed lost (gap 256)");
+}
+
+static void t_rx_edges(void)
+{
+	u64 bits[2];
+	struct mrt_rx r;
+	u64 map;
+	u32 base;
+
+	tap_ok(mrt_rx_init(&r, 0, 100, bits) == -1, "a window of 100: refused");
+	mrt_rx_init(&r, 5000, 128, bits);
+	TAP_EQ(mrt_rx_accept(&r, 5000 - 128, 1), MRT_RX_OLD, "a window's width below cack: old");
+	TAP_EQ(mrt_rx_accept(&r, 5000 - 129, 1), MRT_RX_STRAY, "further below: stray, no answer");
+	TAP_EQ(mrt_rx_accept(&r, 5000 + 63, 1), MRT_RX_NEW, "cack + 63");
+	mrt_rx_sack(&r, 5000 + 63, &base, &map);
+	tap_ok(base == 5000 && map == 1ULL << 63,
+	       "answering cack + 63: the SACK starts at cack, bit 63");
+	TAP_EQ(mrt_rx_accept(&r, 5000 + 64, 1), MRT_RX_NEW, "cack + 64");
+	mrt_rx_sack(&r, 5000 + 64, &base, &map);
+	tap_ok(base == 5001 && map == (1ULL << 63 | 1ULL << 62),
+	       "answering cack + 64: the 64 PSNs ending at it");
+	mrt_rx_sack(&r, 4000, &base, &map);
+	tap_ok(base == 5000 && !(map & 1), "answering an old PSN: from cack, bit 0 clear");
+	tap_ok(mrt_mpr_of(64) == 0 && mrt_mpr_of(1024) == 4 && mrt_mpr_of(16384) == MRT_MPR_MAX,
+	       "mpr: 64 << mpr PSNs, 16384 is 8");
+}
+
+/*
+ * A sender and a receiver over a channel that loses, reorders and
+ * duplicates packets and ACKs, across the PSN wrap and many laps of a
+ * 64-PSN ring: no PSN is acknowledged that did not arrive, none twice,
+ * none presumed lost once acknowledged or twice for one transmission,
+ * and every PSN is delivered in the end.
+ */
+struct model_pkt {
+	u32 psn;
+	bool ack;
+	u32 cack, base;
+	u64 map;
+};
+
+static struct {
+	u8 got[1 << 16], acked[1 << 16], lost[1 << 16];
+	u32 first;
+	unsigned int bad;
+} mdl;
+
+static u32 mdl_idx(u32 psn)
+{
+	return (psn - mdl.first) & 0xffff;
+}
+
+static void mdl_acked(void *ctx, u32 psn)
+{
+	if (!mdl.got[mdl_idx(psn)] || mdl.acked[mdl_idx(psn)])
+		mdl.bad++;
+	mdl.acked[mdl_idx(psn)] = 1;
+}
+
+static void mdl_lost(void *ctx, u32 psn)
+{
+	if (mdl.acked[mdl_idx(psn)] || mdl.lost[mdl_idx(psn)]++)
+		mdl.bad++;
+}
+
+static u32 mdl_oldest(const struct mrt_tx *tx)
+{
+	u32 i;
+
+	for (i = tx->una; mrt_psn_before(i, tx->nxt); i++)
+		if (!mrt_tx_is_acked(tx, i))
+			break;
+	return i;
+}
+
+/* One packet reaches its end: an ACK the sender, data the receiver,
+ * which answers it (the ACK joins the channel).
+ */
+static void mdl_deliver(struct mrt_rx *rx, struct mrt_tx *tx,
+			const struct model_pkt *m, struct model_pkt *q,
+			unsigned int *qn)
+{
+	struct model_pkt a = { .ack = true };
+
+	if (m->ack) {
+		if (mrt_tx_ack(tx, m->cack, m->base, m->map, mdl_acked, NULL) < 0)
+			mdl.bad++;
+		mrt_tx_detect_loss(tx, 8, mdl_lost, NULL);
+		return;
+	}
+	if (mrt_rx_accept(rx, m->psn, 1) == MRT_RX_OOR)
+		return;
+	if (mrt_rx_has(rx, m->psn))
+		mdl.got[mdl_idx(m->psn)] = 1;
+	if (*qn >= 512)
+		return;
+	/* a lazy but truthful cack, now and then */
+	a.cack = rx->cack - (rand() % 4 ? 0 : rand() % 8);
+	if (mrt_psn_before(a.cack, mdl.first))
+		a.cack = mdl.first;
+	mrt_rx_sack(rx, m->psn, &a.base, &a.map);
+	q[(*qn)++] = a;
+}
+
+static void t_model(void)
+{
+	static struct model_pkt q[512];
+	u64 rbits[1];
+	struct mrt_rx rx;
+	struct mrt_tx tx;
+	unsigned int seed, step, qn, i, sent, total = 3000;
+
+	for (seed = 1; seed <= 4; seed++) {
+		memset(&mdl, 0, sizeof(mdl));
+		srand(seed);
+		mdl.first = 0xffffffff - 700;
+		mrt_rx_init(&rx, mdl.first, 64, rbits);
+		mrt_tx_init(&tx, mdl.first, 64, tx_acked, tx_lost, tx_ref);
+		qn = 0;
+		sent = 0;
+		for (step = 0; step < 200000 && mrt_psn_before(tx.una, mdl.first + total);
+		     step++) {
+			int r = rand() % 100;
+
+			if (r < 40 && mrt_tx_can_send(&tx) && sent < total && qn < 512) {
+				q[qn++] = (struct model_pkt){ .psn = mrt_tx_next(&tx) };
+				sent++;
+			} else if (r < 50 && qn < 512) {
+				/* resend the oldest outstanding, lost or not */
+				i = mdl_oldest(&tx);
+				if (mrt_psn_before(i, tx.nxt) && mrt_tx_resent(&tx, i)) {
+					mdl.lost[mdl_idx(i)] = 0;
+					q[qn++] = (struct model_pkt){ .psn = i };
+				}
+			} else if (qn) {
+				/* deliver, drop (10 %) or duplicate (5 %) one */
+				unsigned int k = rand() % qn;
+				struct model_pkt m = q[k];
+
+				if (rand() % 100 >= 5)
+					q[k] = q[--qn];
+				if (rand() % 100 < 10)
+					continue;
+				mdl_deliver(&rx, &tx, &m, q, &qn);
+			}
+		}
+		if (mrt_psn_before(tx.una, mdl.first + total))
+			mdl.bad++;
+		/* each PSN sent was acknowledged, once (mdl_acked() counts twice) */
+		for (i = 0; i < total; i++)
+			if (!mdl.acked[i])
+				mdl.bad++;
+		if (!tap_ok(!mdl.bad,
+			    "model, seed %u: 3000 PSNs, lossy reordering channel, 64-PSN ring, wrap",
+			    seed))
+			tap_diag("%u violations, una %#x of %#x", mdl.bad, tx.una,
+				 mdl.first + total);
+	}
+}
+
 static void t_rcvd_bytes(void)
 {
 	u32 f = nscc_rcvd_bytes_field((u64)NSCC_RCVD_BYTES_MASK << 8);
@@ -443,11 +710,30 @@ static void t_rto(void)
 	TAP_EQ(r.srtt8 >> 3, 1125, "srtt after 2000 us: 1125");
 	TAP_EQ(r.rttvar4 >> 2, 625, "rttvar: 625");
 	TAP_EQ(mrt_rto_us(&r, 200, 1000000, 100000), 1125 + 2500, "rto 3625 us");
-	TAP_EQ(mrt_rto_us(&r, 5000, 1000000, 100000), 5000, "clamped to rto_min_us");
+	TAP_EQ(mrt_rto_us(&r, 5000, 1000000, 100000), 1125 + 5000,
+	       "rto_min_us floors the variance term, as Linux's TCP: 1125 + 5000");
 	TAP_EQ(mrt_rto_us(&r, 200, 3000, 100000), 3000, "clamped to rto_max_us");
-	mrt_rto_sample(&r, 0xffffffff);
-	tap_ok(r.srtt8 > 0 && mrt_rto_us(&r, 1, 0xffffffff, 1) < (1U << 31),
-	       "a huge sample is capped (134 s) and cannot overflow");
+	{
+		struct mrt_rto a = { 0 }, b = { 0 };
+		int k, same = 1;
+
+		for (k = 0; k < 3; k++) {
+			mrt_rto_sample(&a, 0xffffffff);
+			mrt_rto_sample(&b, 1U << 27);
+			same &= a.srtt8 == b.srtt8 && a.rttvar4 == b.rttvar4;
+		}
+		tap_ok(same && a.srtt8 >> 3 == 1U << 27,
+		       "a sample of 2^32 - 1 us counts as the cap, 2^27 us, first and after");
+	}
+	{
+		struct mrt_rto s = { 0 };
+		int k;
+
+		for (k = 0; k < 200; k++)
+			mrt_rto_sample(&s, 1000);
+		TAP_EQ(mrt_rto_us(&s, 200, 1000000, 1), 1000 + 200,
+		       "200 steady samples: the variance term is floored at rto_min_us");
+	}
 }
 
 int main(void)
@@ -463,6 +749,10 @@ int main(void)
 	t_rx_ring();
 	t_tx();
 	t_loss();
+	t_exact_prefix();
+	t_tx_edges();
+	t_rx_edges();
+	t_model();
 	t_rcvd_bytes();
 	t_rto();
 	return tap_finish();

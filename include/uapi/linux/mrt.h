@@ -43,8 +43,10 @@ enum mrt_type {
 struct mrt_hdr {
 	__u8	ver_type;	/* version << 4 | type */
 	__u8	flags;		/* per type: MRT_DATA_F_*, MRT_ACK_F_*, ... */
-	__be16	spdcid;		/* the sender's PDC id, never 0 */
-	__be16	dpdcid;		/* the receiver's PDC id; 0 on a SYN */
+	__be16	spdcid;		/* the sender's PDC id; never 0 but in an
+				 * INV_DPDCID NACK (the sender has none)
+				 */
+	__be16	dpdcid;		/* the receiver's PDC id; 0 only on a SYN */
 	__be16	ev;		/* DATA, CTRL: the EV it was sent on;
 				 * ACK, NACK: the EV of the packet answered
 				 */
@@ -82,6 +84,8 @@ struct mrt_data_hdr {
 
 /* rcv_cwnd_pen: the receiver penalty, 0 (none) to this. */
 #define MRT_RCV_CWND_PEN_MAX	127
+/* mpr: windows of 64 to 16384 PSNs. */
+#define MRT_MPR_MAX		8
 
 /* ACK: common header + 32 bytes. */
 struct mrt_ack_hdr {
@@ -101,7 +105,9 @@ struct mrt_ack_hdr {
 				 */
 	__be16	ooo_count;	/* packets received out of order */
 	__u8	rcv_cwnd_pen;	/* 0..MRT_RCV_CWND_PEN_MAX */
-	__u8	mpr;		/* the receiver's PSN window, in 64s */
+	__u8	mpr;		/* the receiver's PSN window: 64 << mpr
+				 * PSNs, mpr 0..MRT_MPR_MAX
+				 */
 	__be16	service_time;	/* the receiver's hold, in 64 ns units */
 	__be16	reserved;
 };
