@@ -108,7 +108,9 @@ static const struct nla_policy fabric_stats_policy[FABRIC_A_MAX + 1] = {
 			      .len = FABRIC_MODULE_NAME_MAX - 1 },
 };
 
-/* The module FABRIC_A_MODULE names, under fabric_lock; NULL: refused. */
+/* The module FABRIC_A_MODULE names, under fabric_lock; an ERR_PTR (and
+ * the extack says why) if there is none.
+ */
 static struct fabric_module *fabric_genl_module(struct nlattr **tb,
 						struct netlink_ext_ack *extack)
 {

@@ -33,32 +33,20 @@ static void mrt_layout_check(void)
 	BUILD_BUG_ON(MRT_OFF(mrt_nack_hdr, payload) != 20);
 }
 
+/* Per type: its header's length and the flags it may carry. */
+static const struct {
+	u8 hlen;
+	u8 flags;
+} mrt_types[] = {
+	[MRT_TYPE_DATA] = { MRT_DATA_HDR_LEN, MRT_DATA_F_MASK },
+	[MRT_TYPE_ACK]	= { MRT_ACK_HDR_LEN, MRT_ACK_F_MASK },
+	[MRT_TYPE_NACK] = { MRT_NACK_HDR_LEN, MRT_NACK_F_MASK },
+	[MRT_TYPE_CTRL] = { MRT_CTRL_HDR_LEN, 0 },
+};
+
 unsigned int mrt_hdr_len(u8 type)
 {
-	switch (type) {
-	case MRT_TYPE_DATA:
-		return MRT_DATA_HDR_LEN;
-	case MRT_TYPE_ACK:
-		return MRT_ACK_HDR_LEN;
-	case MRT_TYPE_NACK:
-		return MRT_NACK_HDR_LEN;
-	case MRT_TYPE_CTRL:
-		return MRT_CTRL_HDR_LEN;
-	}
-	return 0;
-}
-
-static u8 mrt_flag_mask(u8 type)
-{
-	switch (type) {
-	case MRT_TYPE_DATA:
-		return MRT_DATA_F_MASK;
-	case MRT_TYPE_ACK:
-		return MRT_ACK_F_MASK;
-	case MRT_TYPE_NACK:
-		return MRT_NACK_F_MASK;
-	}
-	return 0;
+	return type < ARRAY_SIZE(mrt_types) ? mrt_types[type].hlen : 0;
 }
 
 static bool mrt_nack_code_known(u8 code)
@@ -212,7 +200,7 @@ int mrt_parse(const void *buf, unsigned int len, struct mrt_pkt *p)
 	p->spdcid = get_unaligned_be16(b + MRT_OFF(mrt_hdr, spdcid));
 	p->dpdcid = get_unaligned_be16(b + MRT_OFF(mrt_hdr, dpdcid));
 	p->ev = get_unaligned_be16(b + MRT_OFF(mrt_hdr, ev));
-	if (p->flags & ~mrt_flag_mask(p->type))
+	if (p->flags & ~mrt_types[p->type].flags)
 		return MRT_BAD(MRT_BAD_FLAGS);
 	if (!p->spdcid && p->type != MRT_TYPE_NACK)
 		return MRT_BAD(MRT_BAD_PDCID);

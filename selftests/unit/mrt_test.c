@@ -245,8 +245,8 @@ static void t_malformed(void)
 	       "reasons have names (the counters')");
 }
 
-/* Every prefix and every single-bit flip of valid packets: parse never
- * reads past len (ASan-clean here) and says ok or a reason in range.
+/* Every single-bit flip of valid packets: ok or a reason in range, and
+ * never a read past the packet (ASan; the prefixes: t_exact_prefix()).
  */
 static void t_mutations(void)
 {
@@ -255,7 +255,7 @@ static void t_mutations(void)
 		{ .type = MRT_TYPE_ACK, .spdcid = 1, .dpdcid = 2 },
 		{ .type = MRT_TYPE_NACK, .spdcid = 1, .dpdcid = 2 },
 	};
-	unsigned int k, len, bit, n, ok = 1;
+	unsigned int k, bit, n, ok = 1;
 	struct mrt_pkt out;
 	u8 b[80];
 	int err;
@@ -263,11 +263,6 @@ static void t_mutations(void)
 	in[2].nack.nack_code = MRT_NACK_TRIMMED;
 	for (k = 0; k < 3; k++) {
 		n = mrt_build(b, &in[k]) + (k == 0 ? 40 : 0);
-		for (len = 0; len <= n; len++) {
-			err = mrt_parse(b, len, &out);
-			if (err && mrt_bad_reason(err) >= MRT_BAD_COUNT)
-				ok = 0;
-		}
 		for (bit = 0; bit < n * 8; bit++) {
 			b[bit / 8] ^= 1 << (bit % 8);
 			err = mrt_parse(b, n, &out);
@@ -276,7 +271,7 @@ static void t_mutations(void)
 			b[bit / 8] ^= 1 << (bit % 8);
 		}
 	}
-	tap_ok(ok, "truncations and bit flips of valid packets: ok or a known reason");
+	tap_ok(ok, "bit flips of valid packets: ok or a known reason");
 }
 
 static void t_psn(void)
