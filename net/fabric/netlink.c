@@ -184,24 +184,41 @@ cancel:
 	return -EMSGSIZE;
 }
 
-/* One ATTR_GET reply: the module, the netns, one attribute.  cb: in a
- * dump (flags the message if the modules changed since it began).
+/* The start of every reply and notification: the header, the module,
+ * the netns.  cb: in a dump (flags the message if the modules changed
+ * since it began).  NULL if the skb is full.
  */
+static void *fabric_put_head(struct sk_buff *skb, const struct fabric_net *fn,
+			     u8 cmd, u32 portid, u32 seq, int flags,
+			     struct netlink_callback *cb)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &fabric_genl_family, flags, cmd);
+	if (!hdr)
+		return NULL;
+	if (cb)
+		genl_dump_check_consistent(cb, hdr);
+	if (nla_put_string(skb, FABRIC_A_MODULE, fn->mod->name) ||
+	    nla_put_u32(skb, FABRIC_A_NETNS_INUM, fabric_netns_inum(fn->net))) {
+		genlmsg_cancel(skb, hdr);
+		return NULL;
+	}
+	return hdr;
+}
+
+/* One ATTR_GET reply: the module, the netns, one attribute. */
 static int fabric_fill_attr(struct sk_buff *skb, const struct fabric_net *fn,
 			    unsigned int id, u32 portid, u32 seq, int flags,
 			    struct netlink_callback *cb)
 {
 	void *hdr;
 
-	hdr = genlmsg_put(skb, portid, seq, &fabric_genl_family, flags,
-			  FABRIC_CMD_ATTR_GET);
+	hdr = fabric_put_head(skb, fn, FABRIC_CMD_ATTR_GET, portid, seq, flags,
+			      cb);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (cb)
-		genl_dump_check_consistent(cb, hdr);
-	if (nla_put_string(skb, FABRIC_A_MODULE, fn->mod->name) ||
-	    nla_put_u32(skb, FABRIC_A_NETNS_INUM, fabric_netns_inum(fn->net)) ||
-	    fabric_put_attr(skb, fn, id)) {
+	if (fabric_put_attr(skb, fn, id)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -481,15 +498,10 @@ static int fabric_fill_stats(struct sk_buff *skb, const struct fabric_net *fn,
 	char name[64];
 	void *hdr;
 
-	hdr = genlmsg_put(skb, portid, seq, &fabric_genl_family, flags,
-			  FABRIC_CMD_STATS_GET);
+	hdr = fabric_put_head(skb, fn, FABRIC_CMD_STATS_GET, portid, seq,
+			      flags, cb);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (cb)
-		genl_dump_check_consistent(cb, hdr);
-	if (nla_put_string(skb, FABRIC_A_MODULE, mod->name) ||
-	    nla_put_u32(skb, FABRIC_A_NETNS_INUM, fabric_netns_inum(fn->net)))
-		goto cancel;
 	for (g = 0; g < mod->nstat_groups; g++) {
 		const struct fabric_stat_group *sg = &mod->stats[g];
 
@@ -565,12 +577,8 @@ void fabric_genl_notify(struct fabric_net *fn, unsigned int id, u32 old,
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!skb)
 		return;
-	hdr = genlmsg_put(skb, 0, 0, &fabric_genl_family, 0,
-			  FABRIC_CMD_ATTR_NTF);
+	hdr = fabric_put_head(skb, fn, FABRIC_CMD_ATTR_NTF, 0, 0, 0, NULL);
 	if (!hdr)
-		goto err;
-	if (nla_put_string(skb, FABRIC_A_MODULE, fn->mod->name) ||
-	    nla_put_u32(skb, FABRIC_A_NETNS_INUM, fabric_netns_inum(fn->net)))
 		goto err;
 	nest = nla_nest_start(skb, FABRIC_A_ATTR);
 	if (!nest ||
