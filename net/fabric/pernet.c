@@ -25,13 +25,10 @@ u64 fabric_net_stat_sum(const struct fabric_net *fn, unsigned int i)
 }
 EXPORT_SYMBOL_GPL(fabric_net_stat_sum);
 
-/* /proc/net/<name>_stat: one "name value" line per counter.  The proc
- * entry's data is the module (seq->private is the netns).
- */
-static int fabric_stat_show(struct seq_file *seq, void *v)
+/* One "name value" line per counter of fn. */
+void fabric_net_stat_show(struct seq_file *seq, const struct fabric_net *fn)
 {
-	const struct fabric_module *mod = pde_data(file_inode(seq->file));
-	const struct fabric_net *fn = fabric_net(mod, seq_file_single_net(seq));
+	const struct fabric_module *mod = fn->mod;
 	unsigned int g, i, k = 0;
 
 	for (g = 0; g < mod->nstat_groups; g++) {
@@ -41,6 +38,17 @@ static int fabric_stat_show(struct seq_file *seq, void *v)
 			seq_printf(seq, "%s%s %llu\n", sg->prefix, sg->names[i],
 				   fabric_net_stat_sum(fn, k));
 	}
+}
+EXPORT_SYMBOL_GPL(fabric_net_stat_show);
+
+/* /proc/net/<name>_stat.  The proc entry's data is the module
+ * (seq->private is the netns).
+ */
+static int fabric_stat_show(struct seq_file *seq, void *v)
+{
+	const struct fabric_module *mod = pde_data(file_inode(seq->file));
+
+	fabric_net_stat_show(seq, fabric_net(mod, seq_file_single_net(seq)));
 	return 0;
 }
 

@@ -29,7 +29,7 @@ static void mrt_layout_check(void)
 	BUILD_BUG_ON(sizeof(struct mrt_ctrl_hdr) != MRT_CTRL_HDR_LEN);
 	BUILD_BUG_ON(MRT_OFF(mrt_ack_hdr, sack_bitmap_hi) != 20);
 	BUILD_BUG_ON(MRT_OFF(mrt_ack_hdr, reserved) != 38);
-	BUILD_BUG_ON(MRT_OFF(mrt_data_hdr, tx_ts_us) != 28);
+	BUILD_BUG_ON(MRT_OFF(mrt_data_hdr, start_psn) != 28);
 	BUILD_BUG_ON(MRT_OFF(mrt_nack_hdr, payload) != 20);
 }
 
@@ -78,13 +78,19 @@ static int mrt_parse_data(const u8 *b, unsigned int len, struct mrt_pkt *p)
 	d->payload_len = get_unaligned_be16(b + MRT_OFF(mrt_data_hdr, payload_len));
 	d->msg_offset = get_unaligned_be32(b + MRT_OFF(mrt_data_hdr, msg_offset));
 	d->msg_len = get_unaligned_be32(b + MRT_OFF(mrt_data_hdr, msg_len));
-	d->tx_ts_us = get_unaligned_be32(b + MRT_OFF(mrt_data_hdr, tx_ts_us));
+	d->start_psn = get_unaligned_be32(b + MRT_OFF(mrt_data_hdr, start_psn));
 
 	/* A PDC's first packets carry SYN and no receiver id; the rest
 	 * name the receiver's PDC.
 	 */
 	if (!p->dpdcid && !(p->flags & MRT_DATA_F_SYN))
 		return MRT_BAD(MRT_BAD_PDCID);
+	/* start_psn is a SYN's, and its PSN lies in the window it opens. */
+	if (!(p->flags & MRT_DATA_F_SYN) && d->start_psn)
+		return MRT_BAD(MRT_BAD_RESERVED);
+	if ((p->flags & MRT_DATA_F_SYN) &&
+	    d->psn - d->start_psn >= MRT_SYN_SPAN_MAX)
+		return MRT_BAD(MRT_BAD_WINDOW);
 	if (body > d->payload_len)
 		return MRT_BAD(MRT_BAD_LENGTH);
 	p->present = body;
@@ -242,7 +248,7 @@ unsigned int mrt_build(void *buf, const struct mrt_pkt *p)
 		put_unaligned_be32(p->data.msg_offset,
 				   b + MRT_OFF(mrt_data_hdr, msg_offset));
 		put_unaligned_be32(p->data.msg_len, b + MRT_OFF(mrt_data_hdr, msg_len));
-		put_unaligned_be32(p->data.tx_ts_us, b + MRT_OFF(mrt_data_hdr, tx_ts_us));
+		put_unaligned_be32(p->data.start_psn, b + MRT_OFF(mrt_data_hdr, start_psn));
 		break;
 	case MRT_TYPE_ACK:
 		put_unaligned_be32(p->ack.cack_psn, b + MRT_OFF(mrt_ack_hdr, cack_psn));

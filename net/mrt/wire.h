@@ -25,6 +25,9 @@
 #define MRT_NACK_HDR_LEN	24
 #define MRT_CTRL_HDR_LEN	16
 
+/* A SYN's PSN is within this of its start_psn: the largest window. */
+#define MRT_SYN_SPAN_MAX	16384U
+
 /* The rcvd_bytes fields carry UET's 24-bit value. */
 #define MRT_RCVD_BYTES_MASK	0xffffffU
 
@@ -59,7 +62,7 @@ struct mrt_data {
 	u16 payload_len;	/* as announced */
 	u32 msg_offset;
 	u32 msg_len;
-	u32 tx_ts_us;
+	u32 start_psn;
 };
 
 struct mrt_ack {

@@ -69,12 +69,14 @@ static void t_roundtrip(void)
 {
 	struct mrt_pkt in, out;
 
-	in = data_pkt(0xfffffffe, 1000, 1000, 3000, MRT_DATA_F_RETX);
-	in.data.tx_ts_us = 123456;
+	in = data_pkt(0xfffffffe, 1000, 1000, 3000,
+		      MRT_DATA_F_RETX | MRT_DATA_F_SYN);
+	in.data.start_psn = 0xfffffff0;
 	tap_ok(!roundtrip(&in, 1000, &out) && out.data.psn == 0xfffffffe &&
 	       out.data.msg_offset == 1000 && out.data.msg_len == 3000 &&
-	       out.data.tx_ts_us == 123456 && out.ev == 0xc001 &&
-	       out.flags == MRT_DATA_F_RETX && out.present == 1000 && !out.trimmed,
+	       out.data.start_psn == 0xfffffff0 && out.ev == 0xc001 &&
+	       out.flags == (MRT_DATA_F_RETX | MRT_DATA_F_SYN) &&
+	       out.present == 1000 && !out.trimmed,
 	       "DATA round trip");
 
 	in = (struct mrt_pkt){ .type = MRT_TYPE_ACK, .flags = MRT_ACK_F_ECN_ECHO,
@@ -160,6 +162,21 @@ static void t_malformed(void)
 	b[4] = 0;
 	b[5] = 0;
 	TAP_EQ(bad(b, n + 100), MRT_BAD_PDCID, "dpdcid 0 without SYN: pdcid");
+
+	p = data_pkt(1, 100, 0, 100, MRT_DATA_F_SOM | MRT_DATA_F_EOM);
+	p.data.start_psn = 1;
+	n = mrt_build(b, &p);
+	TAP_EQ(bad(b, n + 100), MRT_BAD_RESERVED, "start_psn without SYN: reserved");
+	p.flags |= MRT_DATA_F_SYN;
+	p.data.psn = 16384;
+	p.data.start_psn = 0;
+	n = mrt_build(b, &p);
+	TAP_EQ(bad(b, n + 100), MRT_BAD_WINDOW,
+	       "a SYN 16384 PSNs past its start: window");
+	p.data.psn = 16383 - 10;
+	p.data.start_psn = (u32)-10;
+	n = mrt_build(b, &p);
+	TAP_EQ(bad(b, n + 100), -1, "a SYN 16383 PSNs past its start, across wrap, parses");
 
 	p = data_pkt(1, 100, 950, 1000, 0);
 	n = mrt_build(b, &p);

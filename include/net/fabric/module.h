@@ -124,6 +124,10 @@ static inline void fabric_net_stat_add(struct fabric_net *fn, unsigned int i,
 
 u64 fabric_net_stat_sum(const struct fabric_net *fn, unsigned int i);
 
+struct seq_file;
+/* One "name value" line per counter, as /proc/net/<name>_stat shows them. */
+void fabric_net_stat_show(struct seq_file *seq, const struct fabric_net *fn);
+
 /* The attributes a socket starts with: this netns's values, one whole set. */
 void fabric_net_params(const struct fabric_net *fn, u32 *out);
 

@@ -71,7 +71,7 @@ struct mrt_data_hdr {
 	__be16	payload_len;	/* as sent: a shorter payload was trimmed */
 	__be32	msg_offset;	/* of this payload in the message */
 	__be32	msg_len;	/* the whole message */
-	__be32	tx_ts_us;	/* optional send timestamp; 0: none */
+	__be32	start_psn;	/* with SYN: the PDC's first PSN; else 0 */
 };
 
 /* ACK flags. */
@@ -155,6 +155,57 @@ struct mrt_ctrl_hdr {
 	__u8	ctl_flags;	/* 0 */
 	__be16	opaque;		/* a probe's id, echoed */
 	__be32	psn;
+};
+
+/*
+ * The socket API: socket(AF_INET or AF_INET6, SOCK_RDM, IPPROTO_MRT), the
+ * endpoint in sin_port / sin6_port.  Options at level SOL_MRT:
+ */
+#define MRT_INFO		1	/* get: struct mrt_info */
+#define MRT_ORDERED		2	/* int: deliver each peer's messages in order */
+#define MRT_CONFIRM		3	/* int: report deliveries on the error queue */
+#define MRT_COOKIE		4	/* cmsg to sendmsg: a __u64 for the reports */
+
+/*
+ * The error queue (recvmsg(MSG_ERRQUEUE)): one entry per message that
+ * failed, or (MRT_CONFIRM) was delivered.  Its data is the message's
+ * __u64 cookie (0 if sendmsg had none), msg_name its peer, and a control
+ * message (SOL_IP, IP_RECVERR) or (SOL_IPV6, IPV6_RECVERR) carries a
+ * struct sock_extended_err with ee_origin SO_EE_ORIGIN_LOCAL, ee_type one
+ * of these, ee_errno 0 for a delivery or ETIMEDOUT (the retry budget ran
+ * out), ECONNREFUSED (no socket bound to the peer's endpoint),
+ * EHOSTUNREACH (no route to the peer) or ECONNRESET (the peer lost the
+ * PDC), and ee_info the message's length.
+ */
+#define MRT_EE_FAILED		1
+#define MRT_EE_DELIVERED	2
+
+/*
+ * getsockopt(SOL_MRT, MRT_INFO): copies min(optlen, sizeof) bytes, as
+ * TCP_INFO does, and sets optlen to that; fields are only ever added at
+ * the end.  The window fields are those of the destination the socket
+ * last sent to (its connect() peer first), zero before it sends.
+ */
+struct mrt_info {
+	__u32	mrti_size;		/* sizeof(struct mrt_info) of the kernel */
+	__u32	mrti_pdcs;		/* PDCs of the socket, both directions */
+	__u64	mrti_cwnd_bytes;	/* NSCC window */
+	__u64	mrti_max_cwnd_bytes;
+	__u64	mrti_inflight_bytes;
+	__u64	mrti_base_rtt_ns;
+	__u64	mrti_srtt_us;		/* smoothed RTT of its last PDC */
+	__u64	mrti_avg_delay_ns;	/* NSCC's average queueing delay */
+	__u64	mrti_qa_count;		/* Quick Adapt (the destination's) */
+	__u64	mrti_fi_count;		/* fast-increase steps */
+	__u64	mrti_msgs_sent;
+	__u64	mrti_msgs_rcvd;
+	__u64	mrti_msgs_failed;
+	__u64	mrti_rtx_sack;		/* retransmissions: SACK gaps */
+	__u64	mrti_rtx_trim;		/* ... trim NACKs */
+	__u64	mrti_rtx_rto;		/* ... timer expiries */
+	__u64	mrti_rto_events;
+	__u64	mrti_trims;		/* trim NACKs received */
+	__u64	mrti_rcvbuf_drops;	/* packets dropped: receive buffer full */
 };
 
 #endif /* _UAPI_LINUX_MRT_H */

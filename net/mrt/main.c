@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mrt, the multipath reliable message transport: module init and exit, the
+ * attribute table, the per-netns state and /proc/net/mrt/snmp.
+ *
+ * The attributes are the transport's (net/mrt/mrt_attrs.h) followed by
+ * NSCC's (include/net/fabric/nscc_attrs.h), one table that fabric.ko turns
+ * into module parameters, net.mrt.* sysctls and the "mrt" attribute set of
+ * the fabric netlink family, under one name each.  Two NSCC defaults
+ * differ from the TCP module's: the flavour is mrc and trimming_enabled is
+ * 1, as the MRC page has them, since this transport is the one that gets
+ * trimmed and SACKs every packet.
+ */
+#include <linux/module.h>
+#include <linux/proc_fs.h>
+#include <linux/seq_file.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+
+#include "mrt.h"
+
+#define MRT_NAMES_U32		NULL
+#define MRT_NAMES_BOOL		NULL
+#define MRT_NAMES_FLAVOUR	nscc_flavour_names
+
+/* The transport's defaults for two of NSCC's rows (id NSCC_ATTR_*). */
+#define MRT_DEF_FLAVOUR(id, v)	((id) == NSCC_ATTR_flavour ? NSCC_FLAVOUR_MRC : (v))
+#define MRT_DEF_TRIM(id, v)	((id) == NSCC_ATTR_trimming_enabled ? 1 : (v))
+
+static const struct fabric_attr_desc mrt_attr_descs[MRT_ATTR_COUNT] = {
+#define MRT_ATTR(name, kind, def, lo, hi, unit, help) \
+	[MRT_A_##name] = FABRIC_ATTR_DESC(name, kind, def, lo, hi, unit, help, \
+					  MRT_NAMES_##kind),
+#include "mrt_attrs.h"
+#undef MRT_ATTR
+#define NSCC_ATTR(name, kind, def, lo, hi, unit, help) \
+	[MRT_A_NSCC + NSCC_ATTR_##name] =				\
+		FABRIC_ATTR_DESC(name, kind, MRT_DEF_FLAVOUR(NSCC_ATTR_##name, \
+				 MRT_DEF_TRIM(NSCC_ATTR_##name, def)),	\
+				 lo, hi, unit, help, MRT_NAMES_##kind),
+#include <net/fabric/nscc_attrs.h>
+#undef NSCC_ATTR
+};
+
+static u32 mrt_defaults[MRT_ATTR_COUNT] = {
+#define MRT_ATTR(name, kind, def, lo, hi, unit, help) \
+	[MRT_A_##name] = (def),
+#include "mrt_attrs.h"
+#undef MRT_ATTR
+#define NSCC_ATTR(name, kind, def, lo, hi, unit, help) \
+	[MRT_A_NSCC + NSCC_ATTR_##name] = MRT_DEF_FLAVOUR(NSCC_ATTR_##name, \
+		MRT_DEF_TRIM(NSCC_ATTR_##name, def)),
+#include <net/fabric/nscc_attrs.h>
+#undef NSCC_ATTR
+};
+
+#define MRT_ATTR(name, kind, def, lo, hi, unit, help) \
+	FABRIC_ATTR_MODULE_PARAM(mrt_fabric, name, MRT_A_##name, help)
+#include "mrt_attrs.h"
+#undef MRT_ATTR
+#define NSCC_ATTR(name, kind, def, lo, hi, unit, help) \
+	FABRIC_ATTR_MODULE_PARAM(mrt_fabric, name, MRT_A_NSCC + NSCC_ATTR_##name, help)
+#include <net/fabric/nscc_attrs.h>
+#undef NSCC_ATTR
+
+#define EM(a, b)	#b,
+#define EMe(a, b)	#b,
+static const char * const mrt_stat_names[MRT_S_COUNT] = { MRT_STATS };
+#undef EM
+#undef EMe
+
+static const struct fabric_stat_group mrt_stat_groups[] = {
+	{ .prefix = "", .names = mrt_stat_names, .count = MRT_S_COUNT },
+	{ .prefix = "malformed_", .names = mrt_malformed_names,
+	  .count = MRT_BAD_COUNT },
+	{ .prefix = "routine_", .names = nscc_routine_names,
+	  .count = NSCC_R_COUNT },
+};
+
+/* The rules across attributes: NSCC's, then the transport's. */
+static int mrt_check(const u32 *v, const char **why)
+{
+	struct nscc_params p;
+	int err;
+
+	memcpy(p.v, v + MRT_A_NSCC, sizeof(p.v));
+	err = nscc_params_check(&p, why);
+	if (err)
+		return err;
+	if (!mrt_range_valid(v[MRT_A_max_psn_range])) {
+		*why = "max_psn_range is not a power of two from 64 to 16384";
+		return -EINVAL;
+	}
+	if (v[MRT_A_rto_min_us] > v[MRT_A_rto_max_us]) {
+		*why = "rto_min_us is above rto_max_us";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+FABRIC_MODULE_PERNET(mrt_fabric)
+
+struct fabric_module mrt_fabric = {
+	.owner		= THIS_MODULE,
+	.name		= "mrt",
+	.desc		= mrt_attr_descs,
+	.nattrs		= MRT_ATTR_COUNT,
+	.defaults	= mrt_defaults,
+	.check		= mrt_check,
+	.stats		= mrt_stat_groups,
+	.nstat_groups	= ARRAY_SIZE(mrt_stat_groups),
+	.pernet		= FABRIC_MODULE_PERNET_OPS(mrt_fabric),
+};
+
+static unsigned int mrt_net_id __read_mostly;
+
+struct mrt_net *mrt_net(const struct net *net)
+{
+	return net_generic(net, mrt_net_id);
+}
+
+static int mrt_snmp_show(struct seq_file *seq, void *v)
+{
+	fabric_net_stat_show(seq, mrt_net(seq_file_single_net(seq))->fn);
+	return 0;
+}
+
+static int __net_init mrt_net_init(struct net *net)
+{
+	struct mrt_net *mn = mrt_net(net);
+	struct proc_dir_entry *dir;
+
+	mn->net = net;
+	mn->fn = fabric_net(&mrt_fabric, net);
+	mutex_init(&mn->tun_lock);
+	spin_lock_init(&mn->lock);
+	xa_init(&mn->pdcs);
+	INIT_DELAYED_WORK(&mn->gc, mrt_gc_work);
+	/* NACKs answering packets for no PDC or no socket: 100 per second */
+	ratelimit_state_init(&mn->nack_rl, HZ, 100);
+	ratelimit_set_flags(&mn->nack_rl, RATELIMIT_MSG_ON_RELEASE);
+
+	dir = proc_net_mkdir(net, "mrt", net->proc_net);
+	if (!dir)
+		return -ENOMEM;
+	if (!proc_create_net_single("snmp", 0444, dir, mrt_snmp_show, NULL)) {
+		remove_proc_subtree("mrt", net->proc_net);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void __net_exit mrt_net_exit(struct net *net)
+{
+	struct mrt_net *mn = mrt_net(net);
+
+	/* User sockets hold the netns, so none is left, and the tunnels
+	 * went with the last one.
+	 */
+	WARN_ON_ONCE(mn->tun_users);
+	cancel_delayed_work_sync(&mn->gc);
+	WARN_ON_ONCE(!xa_empty(&mn->pdcs));
+	xa_destroy(&mn->pdcs);
+	remove_proc_subtree("mrt", net->proc_net);
+}
+
+static struct pernet_operations mrt_net_ops = {
+	.init	= mrt_net_init,
+	.exit	= mrt_net_exit,
+	.id	= &mrt_net_id,
+	.size	= sizeof(struct mrt_net),
+};
+
+static int __init mrt_init(void)
+{
+	int err;
+
+	err = fabric_module_register(&mrt_fabric);
+	if (err)
+		return err;
+	err = register_pernet_subsys(&mrt_net_ops);
+	if (err)
+		goto out_fabric;
+	err = mrt_sock_register();
+	if (err)
+		goto out_pernet;
+	return 0;
+
+out_pernet:
+	unregister_pernet_subsys(&mrt_net_ops);
+out_fabric:
+	fabric_module_unregister(&mrt_fabric);
+	return err;
+}
+
+static void __exit mrt_exit(void)
+{
+	mrt_sock_unregister();
+	/* PDCs and destinations are freed after a grace period. */
+	rcu_barrier();
+	unregister_pernet_subsys(&mrt_net_ops);
+	fabric_module_unregister(&mrt_fabric);
+}
+
+module_init(mrt_init);
+module_exit(mrt_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("mrt: multipath reliable message transport over UDP, with NSCC");
+/* socket(AF_INET or AF_INET6, SOCK_RDM, 253) loads this module; the
+ * aliases are literals, since __stringify() does not expand the enums.
+ */
+MODULE_ALIAS("net-pf-2-proto-253-type-4");
+MODULE_ALIAS("net-pf-10-proto-253-type-4");

@@ -1,0 +1,415 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* mrt.ko's objects, shared by its files (main.c, sock.c, pdc.c, udp.c).
+ * Documentation/networking/mrt.rst has the model; in short:
+ *
+ *   struct mrt_net   per netns: the UDP tunnel sockets, the bound
+ *                    endpoints, the destinations, the PDCs by local id;
+ *   struct mrt_sock  an mrt socket: its endpoint, its PDCs, the messages
+ *                    complete and waiting for recvmsg();
+ *   struct mrt_dest  a destination address with its NSCC window, shared by
+ *                    the PDCs to it (qp_groups_enabled) or one per PDC;
+ *   struct mrt_pdc   a packet delivery context: one direction of messages
+ *                    between a socket and a peer endpoint, with the PSN
+ *                    state of net/mrt/psn.c.  The sending side (TX) opens
+ *                    it with SYN packets, the receiving side (RX) is made
+ *                    by the first one that arrives.
+ *
+ * Locking: a socket's spinlock (BH) guards its PDCs and messages, taken by
+ * sendmsg, recvmsg, the receive path and the PDC timers; a destination's
+ * spinlock guards its NSCC state and is taken inside a socket's; the
+ * netns's lock guards its hash tables.  Lookups from the receive path run
+ * under RCU, and PDCs, sockets and destinations are freed after a grace
+ * period.  Packets are built under the socket lock and sent after it is
+ * dropped.
+ */
+#ifndef _NET_MRT_MRT_H
+#define _NET_MRT_MRT_H
+
+#include <linux/hrtimer.h>
+#include <linux/in6.h>
+#include <linux/ip.h>
+#include <linux/udp.h>
+#include <linux/skbuff.h>
+#include <linux/xarray.h>
+#include <net/dst_cache.h>
+#include <net/inet_sock.h>
+#include <net/ipv6.h>
+#include <net/fabric/module.h>
+#include <net/fabric/nscc.h>
+#include <uapi/linux/mrt.h>
+
+#include "psn.h"
+#include "wire.h"
+
+/* Attributes: the transport's rows, then NSCC's. */
+enum mrt_attr_id {
+#define MRT_ATTR(name, kind, def, lo, hi, unit, help) MRT_A_##name,
+#include "mrt_attrs.h"
+#undef MRT_ATTR
+	MRT_A_NSCC,
+	MRT_ATTR_COUNT = MRT_A_NSCC + NSCC_ATTR_COUNT
+};
+
+#define MRT_A_NSCC_(name)	(MRT_A_NSCC + NSCC_ATTR_##name)
+
+/* Counters of the netns, in /proc/net/mrt/snmp: one EM(id, name) row each.
+ * The total_* names are the spec pages' records.
+ */
+#define MRT_STATS							\
+	EM(MRT_S_PKTS_IN, pkts_in)					\
+	EM(MRT_S_PKTS_OUT, pkts_out)					\
+	EM(MRT_S_BYTES_IN, bytes_in)					\
+	EM(MRT_S_BYTES_OUT, bytes_out)					\
+	EM(MRT_S_DATA_IN, data_pkts_in)					\
+	EM(MRT_S_DATA_OUT, data_pkts_out)				\
+	EM(MRT_S_ACKS_IN, acks_in)					\
+	EM(MRT_S_ACKS_OUT, acks_out)					\
+	EM(MRT_S_NACKS_IN, nacks_in)					\
+	EM(MRT_S_NACKS_OUT, nacks_out)					\
+	EM(MRT_S_MSGS_OUT, msgs_sent)					\
+	EM(MRT_S_MSGS_IN, msgs_delivered)				\
+	EM(MRT_S_MSGS_CONFIRMED, msgs_confirmed)			\
+	EM(MRT_S_MSGS_FAILED, msgs_failed)				\
+	EM(MRT_S_TRIMMED_IN, trimmed_pkts_in)				\
+	EM(MRT_S_NACK_TRIMMED, total_nack_trimmed_rx)			\
+	EM(MRT_S_NACK_TRIMMED_LASTHOP, total_nack_trimmed_lasthop_rx)	\
+	EM(MRT_S_NACK_OOR, nack_psn_oor_window_rx)			\
+	EM(MRT_S_NACK_NO_ENDPOINT, nack_no_endpoint_rx)			\
+	EM(MRT_S_NACK_INV_DPDCID, nack_inv_dpdcid_rx)			\
+	EM(MRT_S_NACK_NO_RESOURCE, nack_no_resource_rx)			\
+	EM(MRT_S_NACK_STALE, nack_stale_rx)				\
+	EM(MRT_S_RTX_SACK, total_rtx_sack)				\
+	EM(MRT_S_RTX_TRIM, rtx_trim)					\
+	EM(MRT_S_RTX_RTO, rtx_rto)					\
+	EM(MRT_S_RTO_EVENTS, total_rto_events)				\
+	EM(MRT_S_QA, total_qa_count)					\
+	EM(MRT_S_FI, total_fi_count)					\
+	EM(MRT_S_RETRY_EXHAUSTED, retry_budget_exhausted)		\
+	EM(MRT_S_DUP_IN, dup_pkts_in)					\
+	EM(MRT_S_OOR_IN, oor_pkts_in)					\
+	EM(MRT_S_STRAY_IN, stray_pkts_in)				\
+	EM(MRT_S_RCVBUF_DROPS, rcvbuf_drops)				\
+	EM(MRT_S_NO_ENDPOINT, no_endpoint)				\
+	EM(MRT_S_UNKNOWN_PDC, unknown_pdc)				\
+	EM(MRT_S_PDC_LIMIT, pdc_limit)					\
+	EM(MRT_S_PDCS_OPENED, pdcs_opened)				\
+	EM(MRT_S_PDCS_CLOSED, pdcs_closed)				\
+	EM(MRT_S_ROUTE_ERRORS, route_errors)				\
+	EM(MRT_S_ALLOC_FAIL, alloc_failures)				\
+	EM(MRT_S_ACK_UNSENT, ack_unsent_psns)				\
+	EM(MRT_S_BAD_REASSEMBLY, bad_reassembly)			\
+	EMe(MRT_S_CTRL_IN, ctrl_in)
+
+#define EM(a, b)	a,
+#define EMe(a, b)	a,
+enum mrt_stat { MRT_STATS MRT_S_COUNT };
+#undef EM
+#undef EMe
+
+/* The counter index of malformed reason r (enum mrt_malformed). */
+#define MRT_S_MALFORMED(r)	(MRT_S_COUNT + (r))
+/* ... and of NSCC routine r (enum nscc_routine). */
+#define MRT_S_ROUTINE(r)	(MRT_S_COUNT + MRT_BAD_COUNT + (r))
+
+extern struct fabric_module mrt_fabric;
+
+/* An address of either family: v4 as a v4-mapped IPv6 address. */
+struct mrt_addr {
+	struct in6_addr a;
+};
+
+static inline bool mrt_addr_eq(const struct mrt_addr *x, const struct mrt_addr *y)
+{
+	return ipv6_addr_equal(&x->a, &y->a);
+}
+
+static inline bool mrt_addr_any(const struct mrt_addr *x)
+{
+	return ipv6_addr_any(&x->a) ||
+	       (ipv6_addr_v4mapped(&x->a) && !x->a.s6_addr32[3]);
+}
+
+static inline __be32 mrt_addr_v4(const struct mrt_addr *x)
+{
+	return x->a.s6_addr32[3];
+}
+
+static inline void mrt_addr_set_v4(struct mrt_addr *x, __be32 v4)
+{
+	ipv6_addr_set_v4mapped(v4, &x->a);
+}
+
+#define MRT_EP_HASH_BITS	8
+#define MRT_DEST_HASH_BITS	8
+#define MRT_SOCK_PDC_BITS	6
+#define MRT_RMSG_BITS		6
+
+struct mrt_net {
+	struct net *net;
+	struct fabric_net *fn;
+	/* The UDP tunnel sockets, opened with the netns's first mrt socket
+	 * and closed with its last, so that udp_port takes effect then.
+	 */
+	struct mutex tun_lock;
+	unsigned int tun_users;
+	struct socket *tun4;
+	struct socket *tun6;
+	__be16 port;			/* the tunnels' port */
+	spinlock_t lock;		/* eps, dests */
+	struct hlist_head eps[1 << MRT_EP_HASH_BITS];
+	struct hlist_head dests[1 << MRT_DEST_HASH_BITS];
+	struct xarray pdcs;		/* local PDC id -> struct mrt_pdc */
+	atomic_t npdcs;
+	struct delayed_work gc;		/* idle PDCs */
+	struct ratelimit_state nack_rl;	/* NACKs for PDCs or sockets not here */
+};
+
+struct mrt_net *mrt_net(const struct net *net);
+
+static inline void mrt_stat(struct mrt_net *mn, unsigned int i, u64 v)
+{
+	fabric_net_stat_add(mn->fn, i, v);
+}
+
+static inline u32 mrt_attr(const struct mrt_net *mn, unsigned int id)
+{
+	return fabric_net_attr(mn->fn, id);
+}
+
+/* Per-socket counters (MRT_INFO). */
+struct mrt_sock_stats {
+	u64 msgs_sent;
+	u64 msgs_rcvd;
+	u64 msgs_failed;
+	u64 rtx_sack;
+	u64 rtx_trim;
+	u64 rtx_rto;
+	u64 rto_events;
+	u64 trims;
+	u64 rcvbuf_drops;
+};
+
+struct mrt_sock {
+	struct inet_sock inet;		/* first: an inet socket */
+	spinlock_t lock;		/* PDCs, messages, the fields below */
+	struct mrt_net *mn;
+	u16 ep;				/* bound endpoint, 0: none */
+	bool bound_addr;		/* bound to an address, not any */
+	bool hashed;
+	bool tunnel;			/* holds mrt_tunnel_get() */
+	bool dead;			/* released: no new PDCs */
+	bool connected;
+	bool ordered;			/* MRT_ORDERED */
+	bool confirm;			/* MRT_CONFIRM */
+	u8 family;
+	struct mrt_addr addr;		/* bound address, or any */
+	struct mrt_addr peer;		/* connect()'s */
+	u16 peer_ep;
+	struct hlist_node ep_node;	/* mrt_net.eps */
+	struct hlist_head pdcs[1 << MRT_SOCK_PDC_BITS];
+	struct list_head pdc_list;
+	struct list_head rxq;		/* complete messages, struct mrt_rmsg */
+	unsigned int rxq_len;
+	struct list_head partial;	/* messages being reassembled, oldest first */
+	struct mrt_dest *info_dest;	/* for MRT_INFO: the last one sent to */
+	struct mrt_sock_stats st;
+};
+
+static inline struct mrt_sock *mrt_sk(const struct sock *sk)
+{
+	return (struct mrt_sock *)sk;
+}
+
+/* The IPv6 socket: ipv6_pinfo last, where inet6_sk_generic() finds it. */
+struct mrt6_sock {
+	struct mrt_sock ms;
+	struct ipv6_pinfo inet6;
+};
+
+struct mrt_dest {
+	struct hlist_node node;		/* mrt_net.dests, if grouped */
+	refcount_t ref;
+	struct mrt_net *mn;
+	struct mrt_addr addr;
+	bool grouped;
+	spinlock_t lock;		/* cc, waiters */
+	struct nscc cc;
+	u32 nominal;			/* a full packet's nominal bytes */
+	u32 srtt_us;			/* the last PDC's smoothed RTT */
+	u64 qa_seen;			/* cc.st.qa_count, fi_count counted */
+	u64 fi_seen;
+	struct list_head waiters;	/* PDCs waiting for the window */
+	struct rcu_head rcu;
+};
+
+/* A message being sent, until every packet of it is acknowledged. */
+struct mrt_tmsg {
+	struct list_head node;		/* mrt_pdc.tmsgs */
+	u64 cookie;
+	u32 len;
+	u32 pkts_left;
+	u16 msg_id;
+};
+
+/* A sender's packet, per PSN. */
+struct mrt_slot {
+	struct sk_buff *skb;		/* the payload; NULL once acknowledged */
+	u64 sent_ns;
+	u32 bytes;			/* nominal */
+	u8 tx_count;
+	u8 flags;
+};
+
+#define MRT_SLOT_INFLIGHT	0x01	/* its bytes are in NSCC's flight */
+#define MRT_SLOT_RTXQ		0x02	/* queued for retransmission */
+
+/* What a payload skb on the send queue carries (skb->cb). */
+struct mrt_tx_cb {
+	struct mrt_tmsg *msg;
+	u32 off;
+	u8 flags;			/* SOM, EOM */
+};
+
+#define MRT_TX_CB(skb)	((struct mrt_tx_cb *)(skb)->cb)
+
+/* A message being received. */
+struct mrt_rmsg {
+	struct hlist_node hnode;	/* mrt_pdc.rmsgs */
+	struct list_head node;		/* mrt_sock.partial, then .rxq */
+	struct sk_buff_head frags;
+	struct mrt_addr peer;
+	u16 peer_ep;
+	u16 msg_id;
+	u32 len;
+	u32 got;
+	u8 family;
+};
+
+/* A received payload's place in its message (skb->cb). */
+struct mrt_rx_cb {
+	u32 off;
+};
+
+#define MRT_RX_CB(skb)	((struct mrt_rx_cb *)(skb)->cb)
+
+enum mrt_pdc_role { MRT_PDC_TX, MRT_PDC_RX };
+
+#define MRT_PDC_STATES				\
+	EM(MRT_PDC_SYN, syn)			\
+	EM(MRT_PDC_OPEN, open)			\
+	EMe(MRT_PDC_CLOSED, closed)
+
+#define EM(a, b)	a,
+#define EMe(a, b)	a,
+enum mrt_pdc_state { MRT_PDC_STATES };
+#undef EM
+#undef EMe
+
+struct mrt_pdc {
+	struct mrt_sock *ms;		/* holds a reference */
+	struct mrt_net *mn;
+	struct mrt_dest *dest;		/* TX: holds a reference */
+	struct hlist_node hnode;	/* mrt_sock.pdcs */
+	struct list_head snode;		/* mrt_sock.pdc_list */
+	struct list_head wait_node;	/* mrt_dest.waiters */
+	struct rcu_head rcu;
+	u16 lid;			/* ours */
+	u16 rid;			/* the peer's; TX: 0 until its first answer */
+	u8 role;
+	u8 state;
+	u8 family;
+	bool dead;
+	struct mrt_addr peer;
+	struct mrt_addr local;		/* any: the route's */
+	u16 peer_ep;
+	u16 ev;				/* the UDP source port */
+	u32 range;
+	u64 last_ns;			/* last packet in or out */
+	int xmit_err;			/* the last send's route error, or 0 */
+
+	/* TX */
+	struct mrt_tx tx;
+	struct mrt_slot *slots;		/* [range] */
+	u32 *rtxq;			/* [range] PSNs to send again */
+	u32 rtxq_head;
+	u32 rtxq_len;
+	u32 peer_range;			/* the receiver's window (its mpr) */
+	u32 start_psn;
+	struct sk_buff_head sendq;	/* payloads without a PSN yet */
+	struct list_head tmsgs;
+	u16 next_msg_id;
+	u32 ntmsgs;
+	u64 timer_at;			/* the timer's expiry, 0: not armed */
+	bool waiting;			/* on dest->waiters */
+	bool have_rcvd;
+	u32 last_rcvd;			/* the last rcvd_bytes field seen */
+	struct mrt_rto rto;
+	struct hrtimer timer;
+	struct dst_cache dst;
+
+	/* RX */
+	struct mrt_rx rx;
+	struct hlist_head rmsgs[1 << MRT_RMSG_BITS];
+	struct list_head held;		/* ordered: complete, not yet due */
+	u16 next_deliver;
+	u32 since_ack;
+	u8 last_pen;
+
+	u64 bits[];			/* the PSN bitmaps */
+};
+
+/* What follows an error-queue skb's data (the cookie): its peer. */
+struct mrt_errq_tail {
+	struct mrt_addr peer;
+	u16 peer_ep;
+	u8 family;
+};
+
+/* Room for the link, IP (v6), UDP and mrt headers. */
+#define MRT_HEADROOM	(LL_MAX_HEADER + sizeof(struct ipv6hdr) + \
+			 sizeof(struct udphdr) + MRT_DATA_HDR_LEN)
+
+/* udp.c */
+int mrt_tunnel_get(struct mrt_net *mn);
+void mrt_tunnel_put(struct mrt_net *mn);
+
+/* What an skb to be sent carries (skb->cb): where it goes. */
+struct mrt_xmit_cb {
+	struct mrt_pdc *pdc;		/* or NULL: no route cache */
+	struct in6_addr saddr;
+	struct in6_addr daddr;
+	__be16 sport;
+	u8 tos;
+	u8 family;
+};
+
+#define MRT_XMIT_CB(skb)	((struct mrt_xmit_cb *)(skb)->cb)
+
+/* Sends every skb of q; BH off, under RCU. */
+void mrt_xmit_queue(struct mrt_net *mn, struct sk_buff_head *q);
+struct sk_buff *mrt_alloc_ctl(unsigned int hlen);
+
+/* pdc.c */
+int mrt_rcv(struct mrt_net *mn, struct sk_buff *skb, const struct mrt_addr *src,
+	    const struct mrt_addr *dst, u8 family, u8 dsfield);
+struct mrt_pdc *mrt_pdc_tx_get(struct mrt_sock *ms, const struct mrt_addr *peer,
+			       u16 peer_ep, int *err);
+void mrt_pdc_push(struct mrt_pdc *pdc, struct sk_buff_head *out);
+void mrt_pdc_close(struct mrt_pdc *pdc, int err, struct sk_buff_head *out);
+void mrt_dest_kick(struct mrt_dest *d);
+void mrt_dest_put(struct mrt_dest *d);
+void mrt_sock_close_pdcs(struct mrt_sock *ms);
+void mrt_gc_work(struct work_struct *w);
+u32 mrt_nominal(u8 family, u32 payload);
+void mrt_msg_report(struct mrt_sock *ms, const struct mrt_addr *peer,
+		    u16 peer_ep, u8 family, u64 cookie, u32 len, int err);
+
+/* sock.c */
+int mrt_sock_register(void);
+void mrt_sock_unregister(void);
+struct mrt_sock *mrt_ep_lookup(struct mrt_net *mn, u8 family, u16 ep,
+			       const struct mrt_addr *daddr);
+void mrt_sock_deliver(struct mrt_sock *ms, struct mrt_rmsg *m);
+void mrt_sock_wake_tx(struct mrt_sock *ms);
+
+#endif /* _NET_MRT_MRT_H */

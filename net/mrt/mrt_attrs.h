@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The transport's own attributes: one row each, MRT_ATTR(name, kind,
+ * default, min, max, unit, help), an X-macro list as nscc_attrs.h is (no
+ * include guard).  mrt.ko's attribute table is these rows followed by the
+ * NSCC rows of include/net/fabric/nscc_attrs.h, so one name each reaches
+ * the module parameter, the net.mrt.* sysctl and the "mrt" attribute set
+ * of the fabric netlink family.  Defaults are the spec pages' where they
+ * give one (sack_loss_min_retx_pkts, qp_groups_enabled); the rest are
+ * this transport's and Documentation/networking/mrt.rst says why.
+ */
+MRT_ATTR(udp_port, U32, 4794, 1, 65535, "",
+	 "UDP destination port of every mrt packet; takes effect when the netns has no mrt socket")
+MRT_ATTR(mss, U32, 1400, 64, 8900, "bytes",
+	 "Payload bytes per data packet (the packet adds 32 + 8 + 20 or 40 header bytes)")
+MRT_ATTR(max_msg_bytes, U32, 16777216, 0, 1073741824, "bytes",
+	 "Largest message sendmsg() takes (also bounded by SO_SNDBUF); EMSGSIZE above")
+MRT_ATTR(max_psn_range, U32, 1024, 64, 16384, "packets",
+	 "PSN window of a PDC (the spec's MaxPSNRange): a power of two from 64 to 16384")
+MRT_ATTR(sack_loss_min_retx_pkts, U32, 512, 1, 16384, "packets",
+	 "A packet is presumed lost once a SACK reports a PSN more than this above it")
+MRT_ATTR(rto_min_us, U32, 2000, 10, 10000000, "us",
+	 "Smallest retransmission timeout (us)")
+MRT_ATTR(rto_max_us, U32, 1000000, 10, 60000000, "us",
+	 "Largest retransmission timeout (us), after the per-packet backoff too")
+MRT_ATTR(retry_budget, U32, 8, 1, 255, "retransmissions",
+	 "Retransmissions of one packet before its message fails with ETIMEDOUT")
+MRT_ATTR(ack_every_pkts, U32, 1, 1, 64, "packets",
+	 "Receiver: ACK every this many data packets; at once on CE, RETX, AR, duplicates, EOM")
+MRT_ATTR(qp_groups_enabled, BOOL, 1, 0, 1, "",
+	 "1: one NSCC window per destination address, shared by its PDCs; 0: one per PDC")
+MRT_ATTR(data_dscp, U32, 0, 0, 63, "",
+	 "DSCP of data packets (data is ECT(0), ECN capable)")
+MRT_ATTR(trimmable_dscp, U32, 0, 0, 63, "",
+	 "DSCP data carries so that a switch may trim it; 0: data_dscp, not trimmable")
+MRT_ATTR(trim_dscp, U32, 0, 0, 63, "",
+	 "DSCP a switch writes into a packet it trims (NACKed TRIMMED); 0: short payloads only")
+MRT_ATTR(trim_lasthop_dscp, U32, 0, 0, 63, "",
+	 "DSCP a last-hop switch writes into a packet it trims (NACKed TRIMMED_LASTHOP); 0: none")
+MRT_ATTR(use_distinct_dscp_for_retransmits, BOOL, 0, 0, 1, "",
+	 "1: retransmissions carry retransmit_dscp")
+MRT_ATTR(retransmit_dscp, U32, 0, 0, 63, "",
+	 "DSCP of retransmissions when use_distinct_dscp_for_retransmits is 1")
+MRT_ATTR(max_pdcs, U32, 4096, 1, 1048576, "PDCs",
+	 "Most PDCs (either direction) in the netns; a SYN beyond it is NACKed NO_RESOURCE")
+MRT_ATTR(pdc_idle_ms, U32, 5000, 10, 3600000, "ms",
+	 "An idle sending PDC is freed after this (ms); a receiving one after twice it")
+MRT_ATTR(trigger_logging_on_rtt_enable, BOOL, 0, 0, 1, "",
+	 "1: the mrt:mrt_rtt_log tracepoint fires for each RTT sample at or above the threshold")
+MRT_ATTR(trigger_logging_on_rtt_threshold_ns, U32, 100000, 0, 1000000000, "ns",
+	 "RTT (ns) at or above which trigger_logging_on_rtt_enable logs a sample")

@@ -1,0 +1,1473 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mrt's packet delivery contexts: the sender (PSNs, retransmission on trim
+ * NACKs, SACK gaps and timers, NSCC per destination), the receiver (PSN
+ * window, SACKs with the received-bytes clock, NACKs, reassembly), and the
+ * receive path's dispatch.  The PSN arithmetic is net/mrt/psn.c's and the
+ * window NSCC's (net/nscc/nscc_core.c); this file holds them together with
+ * skbs, sockets and timers.
+ *
+ * Bytes in flight: a packet's nominal bytes enter NSCC's flight when it is
+ * sent (nscc_on_send) and leave once per transmission: by the rcvd_bytes
+ * delta of the ACK that reports it received, by a trim or other NACK, or
+ * by a presumed loss (SACK gap, timer).  MRT_SLOT_INFLIGHT says whether
+ * they are in; a packet presumed lost and then acknowledged before it was
+ * sent again (the original was only late) is added back, because the
+ * receiver's count will take it out once more.
+ */
+#include <linux/errqueue.h>
+#include <linux/list_sort.h>
+#include <linux/ratelimit.h>
+#include <net/inet_ecn.h>
+#include <net/sock.h>
+
+#include "mrt.h"
+
+/* The nominal bytes of a packet with this payload: its IP datagram. */
+u32 mrt_nominal(u8 family, u32 payload)
+{
+	return (family == AF_INET ? sizeof(struct iphdr) : sizeof(struct ipv6hdr)) +
+	       sizeof(struct udphdr) + MRT_DATA_HDR_LEN + payload;
+}
+
+static u64 mrt_now(void)
+{
+	return ktime_get_ns();
+}
+
+/* Destinations */
+
+static u32 mrt_dest_hash(const struct mrt_addr *a)
+{
+	return hash_32(ipv6_addr_hash(&a->a), MRT_DEST_HASH_BITS);
+}
+
+static struct mrt_dest *mrt_dest_get(struct mrt_net *mn, const struct mrt_addr *a,
+				     u8 family, gfp_t gfp)
+{
+	bool grouped = mrt_attr(mn, MRT_A_qp_groups_enabled);
+	struct hlist_head *h = &mn->dests[mrt_dest_hash(a)];
+	u32 v[MRT_ATTR_COUNT];
+	struct nscc_params p;
+	struct mrt_dest *d;
+
+	if (grouped) {
+		spin_lock_bh(&mn->lock);
+		hlist_for_each_entry(d, h, node) {
+			if (mrt_addr_eq(&d->addr, a) &&
+			    refcount_inc_not_zero(&d->ref)) {
+				spin_unlock_bh(&mn->lock);
+				return d;
+			}
+		}
+		spin_unlock_bh(&mn->lock);
+	}
+	d = kzalloc(sizeof(*d), gfp);
+	if (!d)
+		return NULL;
+	refcount_set(&d->ref, 1);
+	d->mn = mn;
+	d->addr = *a;
+	d->grouped = grouped;
+	spin_lock_init(&d->lock);
+	INIT_LIST_HEAD(&d->waiters);
+	fabric_net_params(mn->fn, v);
+	memcpy(p.v, v + MRT_A_NSCC, sizeof(p.v));
+	d->nominal = mrt_nominal(family, v[MRT_A_mss]);
+	nscc_init(&d->cc, &p, d->nominal, mrt_now());
+	if (grouped) {
+		spin_lock_bh(&mn->lock);
+		hlist_add_head_rcu(&d->node, h);
+		spin_unlock_bh(&mn->lock);
+	}
+	return d;
+}
+
+void mrt_dest_put(struct mrt_dest *d)
+{
+	struct mrt_net *mn = d->mn;
+
+	if (!d->grouped) {
+		if (refcount_dec_and_test(&d->ref))
+			kfree_rcu(d, rcu);
+		return;
+	}
+	spin_lock_bh(&mn->lock);
+	if (refcount_dec_and_test(&d->ref)) {
+		hlist_del_rcu(&d->node);
+		kfree_rcu(d, rcu);
+	}
+	spin_unlock_bh(&mn->lock);
+}
+
+/* Counts what an NSCC call did (its routine r, and the Quick Adapt and
+ * fast-increase steps since the last call); under the destination's lock.
+ */
+static void mrt_cc(struct mrt_net *mn, struct mrt_dest *d, enum nscc_routine r)
+{
+	mrt_stat(mn, MRT_S_ROUTINE(r), 1);
+	if (d->cc.st.qa_count != d->qa_seen) {
+		mrt_stat(mn, MRT_S_QA, d->cc.st.qa_count - d->qa_seen);
+		d->qa_seen = d->cc.st.qa_count;
+	}
+	if (d->cc.st.fi_count != d->fi_seen) {
+		mrt_stat(mn, MRT_S_FI, d->cc.st.fi_count - d->fi_seen);
+		d->fi_seen = d->cc.st.fi_count;
+	}
+}
+
+/* PDCs waiting for d's window to open may send now.  Each is taken off the
+ * list and pushed under its own socket's lock, never two socket locks at
+ * once; a PDC still blocked puts itself back.
+ */
+void mrt_dest_kick(struct mrt_dest *d)
+{
+	struct sk_buff_head out;
+	unsigned int n = 64;
+	struct mrt_pdc *pdc;
+
+	__skb_queue_head_init(&out);
+	rcu_read_lock();
+	while (n--) {
+		spin_lock_bh(&d->lock);
+		pdc = list_first_entry_or_null(&d->waiters, struct mrt_pdc,
+					       wait_node);
+		if (pdc) {
+			list_del_init(&pdc->wait_node);
+			pdc->waiting = false;
+		}
+		spin_unlock_bh(&d->lock);
+		if (!pdc)
+			break;
+		spin_lock_bh(&pdc->ms->lock);
+		if (!pdc->dead)
+			mrt_pdc_push(pdc, &out);
+		spin_unlock_bh(&pdc->ms->lock);
+		local_bh_disable();
+		mrt_xmit_queue(d->mn, &out);
+		local_bh_enable();
+	}
+	rcu_read_unlock();
+}
+
+/* PDCs */
+
+static u32 mrt_pdc_hash(const struct mrt_addr *a, u16 ep, u16 rid)
+{
+	return hash_32(ipv6_addr_hash(&a->a) ^ ep ^ (u32)rid << 16,
+		       MRT_SOCK_PDC_BITS);
+}
+
+static enum hrtimer_restart mrt_pdc_timer(struct hrtimer *t);
+
+static void mrt_pdc_free_rcu(struct rcu_head *head)
+{
+	struct mrt_pdc *pdc = container_of(head, struct mrt_pdc, rcu);
+
+	hrtimer_cancel(&pdc->timer);
+	if (pdc->dest) {
+		mrt_dest_kick(pdc->dest);
+		mrt_dest_put(pdc->dest);
+	}
+	dst_cache_destroy(&pdc->dst);
+	kvfree(pdc->slots);
+	kvfree(pdc->rtxq);
+	kvfree(pdc->tx.ref);
+	sock_put(&pdc->ms->inet.sk);
+	kvfree(pdc);
+}
+
+/* A new PDC of ms with a random non-zero local id.  Counts against
+ * max_pdcs; NULL with *err set if over it or out of memory.
+ */
+static struct mrt_pdc *mrt_pdc_new(struct mrt_sock *ms, u8 role, u32 range,
+				   gfp_t gfp, int *err)
+{
+	struct mrt_net *mn = ms->mn;
+	unsigned int i, nbits = role == MRT_PDC_TX ? 2 : 1;
+	struct mrt_pdc *pdc;
+	int e = -EBUSY;
+
+	if (atomic_inc_return(&mn->npdcs) > mrt_attr(mn, MRT_A_max_pdcs)) {
+		mrt_stat(mn, MRT_S_PDC_LIMIT, 1);
+		*err = -ENOBUFS;
+		goto out_dec;
+	}
+	*err = -ENOMEM;
+	pdc = kvzalloc(struct_size(pdc, bits, nbits * range / 64), gfp);
+	if (!pdc)
+		goto out_dec;
+	if (dst_cache_init(&pdc->dst, gfp))
+		goto out_free;
+	pdc->ms = ms;
+	pdc->mn = mn;
+	pdc->role = role;
+	pdc->range = range;
+	pdc->family = ms->family;
+	pdc->state = role == MRT_PDC_TX ? MRT_PDC_SYN : MRT_PDC_OPEN;
+	INIT_LIST_HEAD(&pdc->wait_node);
+	INIT_LIST_HEAD(&pdc->tmsgs);
+	INIT_LIST_HEAD(&pdc->held);
+	__skb_queue_head_init(&pdc->sendq);
+	hrtimer_init(&pdc->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	pdc->timer.function = mrt_pdc_timer;
+	if (role == MRT_PDC_TX) {
+		pdc->slots = kvcalloc(range, sizeof(*pdc->slots), gfp);
+		pdc->rtxq = kvcalloc(range, sizeof(u32), gfp);
+		pdc->tx.ref = kvcalloc(range, sizeof(u32), gfp);
+		if (!pdc->slots || !pdc->rtxq || !pdc->tx.ref)
+			goto out_arrays;
+	}
+	for (i = 0; i < 16; i++) {
+		pdc->lid = get_random_u16();
+		if (!pdc->lid)
+			continue;
+		e = xa_insert_bh(&mn->pdcs, pdc->lid, pdc, gfp);
+		if (e != -EBUSY)
+			break;
+	}
+	if (e) {
+		*err = e == -EBUSY ? -ENOBUFS : e;
+		goto out_arrays;
+	}
+	sock_hold(&ms->inet.sk);
+	pdc->last_ns = mrt_now();
+	mrt_stat(mn, MRT_S_PDCS_OPENED, 1);
+	if (!delayed_work_pending(&mn->gc))
+		mod_delayed_work(system_wq, &mn->gc, HZ);
+	return pdc;
+
+out_arrays:
+	kvfree(pdc->slots);
+	kvfree(pdc->rtxq);
+	kvfree(pdc->tx.ref);
+	dst_cache_destroy(&pdc->dst);
+out_free:
+	kvfree(pdc);
+out_dec:
+	atomic_dec(&mn->npdcs);
+	return NULL;
+}
+
+static void mrt_pdc_link(struct mrt_sock *ms, struct mrt_pdc *pdc)
+{
+	hlist_add_head(&pdc->hnode,
+		       &ms->pdcs[mrt_pdc_hash(&pdc->peer, pdc->peer_ep,
+					      pdc->role == MRT_PDC_RX ? pdc->rid : 0)]);
+	list_add_tail(&pdc->snode, &ms->pdc_list);
+}
+
+static struct mrt_pdc *mrt_pdc_find(struct mrt_sock *ms, u8 role,
+				    const struct mrt_addr *peer, u16 peer_ep,
+				    u16 rid)
+{
+	struct mrt_pdc *pdc;
+
+	hlist_for_each_entry(pdc, &ms->pdcs[mrt_pdc_hash(peer, peer_ep, rid)],
+			     hnode)
+		if (pdc->role == role && pdc->peer_ep == peer_ep &&
+		    (role == MRT_PDC_TX || pdc->rid == rid) &&
+		    mrt_addr_eq(&pdc->peer, peer))
+			return pdc;
+	return NULL;
+}
+
+/* The sending PDC from ms to peer, made if there is none.  Process
+ * context; takes and drops ms->lock.
+ */
+struct mrt_pdc *mrt_pdc_tx_get(struct mrt_sock *ms, const struct mrt_addr *peer,
+			       u16 peer_ep, int *err)
+{
+	struct mrt_net *mn = ms->mn;
+	struct mrt_pdc *pdc, *old;
+	u32 range;
+
+	spin_lock_bh(&ms->lock);
+	pdc = mrt_pdc_find(ms, MRT_PDC_TX, peer, peer_ep, 0);
+	spin_unlock_bh(&ms->lock);
+	if (pdc)
+		return pdc;
+
+	range = mrt_attr(mn, MRT_A_max_psn_range);
+	if (!mrt_range_valid(range))
+		range = 1024;
+	pdc = mrt_pdc_new(ms, MRT_PDC_TX, range, GFP_KERNEL, err);
+	if (!pdc)
+		return NULL;
+	pdc->peer = *peer;
+	pdc->peer_ep = peer_ep;
+	pdc->local = ms->addr;
+	pdc->ev = 49152 + (get_random_u16() & 0x3fff);
+	pdc->start_psn = get_random_u32();
+	pdc->peer_range = range;
+	mrt_tx_init(&pdc->tx, pdc->start_psn, range, pdc->bits,
+		    pdc->bits + range / 64, pdc->tx.ref);
+	pdc->dest = mrt_dest_get(mn, peer, ms->family, GFP_KERNEL);
+	if (!pdc->dest) {
+		*err = -ENOMEM;
+		mrt_pdc_close(pdc, 0, NULL);
+		return NULL;
+	}
+
+	spin_lock_bh(&ms->lock);
+	old = mrt_pdc_find(ms, MRT_PDC_TX, peer, peer_ep, 0);
+	if (old || ms->dead) {
+		spin_unlock_bh(&ms->lock);
+		/* never linked: close it unlinked */
+		mrt_pdc_close(pdc, 0, NULL);
+		*err = -ECONNRESET;
+		return old;
+	}
+	mrt_pdc_link(ms, pdc);
+	spin_unlock_bh(&ms->lock);
+	return pdc;
+}
+
+/* Reports the fate of a message on its sender's error queue: err 0 is a
+ * delivery confirmation (MRT_CONFIRM).  The skb's data is the cookie; the
+ * peer follows it for msg_name.
+ */
+void mrt_msg_report(struct mrt_sock *ms, const struct mrt_addr *peer,
+		    u16 peer_ep, u8 family, u64 cookie, u32 len, int err)
+{
+	struct sock *sk = &ms->inet.sk;
+	struct sock_exterr_skb *serr;
+	struct mrt_errq_tail *tail;
+	struct sk_buff *skb;
+
+	skb = alloc_skb(sizeof(cookie) + sizeof(*tail), GFP_ATOMIC);
+	if (!skb) {
+		mrt_stat(ms->mn, MRT_S_ALLOC_FAIL, 1);
+		return;
+	}
+	put_unaligned(cookie, (u64 *)skb_put(skb, sizeof(cookie)));
+	tail = skb_put(skb, sizeof(*tail));
+	tail->peer = *peer;
+	tail->peer_ep = peer_ep;
+	tail->family = family;
+	skb_trim(skb, sizeof(cookie));
+
+	serr = SKB_EXT_ERR(skb);
+	memset(serr, 0, sizeof(*serr));
+	serr->ee.ee_errno = err;
+	serr->ee.ee_origin = SO_EE_ORIGIN_LOCAL;
+	serr->ee.ee_type = err ? MRT_EE_FAILED : MRT_EE_DELIVERED;
+	serr->ee.ee_info = len;
+	if (sock_queue_err_skb(sk, skb)) {
+		mrt_stat(ms->mn, MRT_S_ALLOC_FAIL, 1);
+		kfree_skb(skb);
+	}
+}
+
+/* m is done: acknowledged (err 0, confirmed if asked), failed (err), or
+ * dropped unreported (err < 0: the socket is closing).
+ */
+static void mrt_tmsg_free(struct mrt_pdc *pdc, struct mrt_tmsg *m, int err)
+{
+	struct mrt_sock *ms = pdc->ms;
+
+	list_del(&m->node);
+	pdc->ntmsgs--;
+	if (err > 0) {
+		ms->st.msgs_failed++;
+		mrt_stat(pdc->mn, MRT_S_MSGS_FAILED, 1);
+		mrt_msg_report(ms, &pdc->peer, pdc->peer_ep, pdc->family,
+			       m->cookie, m->len, err);
+	} else if (ms->confirm) {
+		mrt_stat(pdc->mn, MRT_S_MSGS_CONFIRMED, 1);
+		mrt_msg_report(ms, &pdc->peer, pdc->peer_ep, pdc->family,
+			       m->cookie, m->len, 0);
+	}
+	kfree(m);
+}
+
+static void mrt_rmsg_free(struct mrt_rmsg *m)
+{
+	__skb_queue_purge(&m->frags);
+	kfree(m);
+}
+
+/* Ends pdc: its messages not yet acknowledged fail with err (none are
+ * reported if err is 0: the socket is closing).  Under ms->lock if the
+ * PDC was linked.  Frees it after a grace period.
+ */
+void mrt_pdc_close(struct mrt_pdc *pdc, int err, struct sk_buff_head *out)
+{
+	struct mrt_net *mn = pdc->mn;
+	struct mrt_tmsg *tm, *tn;
+	struct mrt_rmsg *rm, *rn;
+	struct hlist_node *tmp;
+	u64 released = 0;
+	unsigned int i;
+
+	if (pdc->dead)
+		return;
+	pdc->dead = true;
+	pdc->state = MRT_PDC_CLOSED;
+	if (!hlist_unhashed(&pdc->hnode) || pdc->snode.next) {
+		hlist_del(&pdc->hnode);
+		list_del(&pdc->snode);
+	}
+	xa_erase_bh(&mn->pdcs, pdc->lid);
+	atomic_dec(&mn->npdcs);
+	mrt_stat(mn, MRT_S_PDCS_CLOSED, 1);
+
+	if (pdc->role == MRT_PDC_TX) {
+		for (i = 0; i < pdc->range; i++) {
+			struct mrt_slot *s = &pdc->slots[i];
+
+			if (s->flags & MRT_SLOT_INFLIGHT)
+				released += s->bytes;
+			kfree_skb(s->skb);
+			s->skb = NULL;
+		}
+		__skb_queue_purge(&pdc->sendq);
+		list_for_each_entry_safe(tm, tn, &pdc->tmsgs, node)
+			mrt_tmsg_free(pdc, tm, err ? err : -1);
+		if (pdc->dest) {
+			spin_lock_bh(&pdc->dest->lock);
+			if (pdc->waiting)
+				list_del_init(&pdc->wait_node);
+			pdc->waiting = false;
+			if (released)
+				nscc_on_cack(&pdc->dest->cc, released);
+			spin_unlock_bh(&pdc->dest->lock);
+		}
+	} else {
+		for (i = 0; i < ARRAY_SIZE(pdc->rmsgs); i++) {
+			hlist_for_each_entry_safe(rm, tmp, &pdc->rmsgs[i], hnode) {
+				list_del(&rm->node);
+				mrt_rmsg_free(rm);
+			}
+		}
+		list_for_each_entry_safe(rm, rn, &pdc->held, node) {
+			list_del(&rm->node);
+			mrt_rmsg_free(rm);
+		}
+	}
+	hrtimer_try_to_cancel(&pdc->timer);
+	call_rcu(&pdc->rcu, mrt_pdc_free_rcu);
+}
+
+void mrt_sock_close_pdcs(struct mrt_sock *ms)
+{
+	struct mrt_pdc *pdc, *n;
+
+	spin_lock_bh(&ms->lock);
+	list_for_each_entry_safe(pdc, n, &ms->pdc_list, snode)
+		mrt_pdc_close(pdc, 0, NULL);
+	spin_unlock_bh(&ms->lock);
+}
+
+/* Sender */
+
+static struct mrt_slot *mrt_slot(struct mrt_pdc *pdc, u32 psn)
+{
+	return &pdc->slots[psn & (pdc->range - 1)];
+}
+
+static void mrt_rtxq_add(struct mrt_pdc *pdc, u32 psn)
+{
+	struct mrt_slot *s = mrt_slot(pdc, psn);
+
+	if (s->flags & MRT_SLOT_RTXQ || pdc->rtxq_len >= pdc->range)
+		return;
+	s->flags |= MRT_SLOT_RTXQ;
+	pdc->rtxq[(pdc->rtxq_head + pdc->rtxq_len++) & (pdc->range - 1)] = psn;
+}
+
+static u32 mrt_rto_now_us(struct mrt_pdc *pdc)
+{
+	struct mrt_net *mn = pdc->mn;
+	u32 lo = mrt_attr(mn, MRT_A_rto_min_us);
+	u32 hi = mrt_attr(mn, MRT_A_rto_max_us);
+
+	/* before the first sample: four times the floor */
+	return mrt_rto_us(&pdc->rto, lo, hi, min_t(u64, (u64)lo * 4, hi));
+}
+
+/* The deadline of a packet's timer: its send time plus the RTO, doubled
+ * per retransmission of it (up to 64 times), within rto_max_us.
+ */
+static u64 mrt_slot_deadline(struct mrt_pdc *pdc, const struct mrt_slot *s,
+			     u32 rto_us)
+{
+	u64 rto = (u64)rto_us << min_t(u32, s->tx_count - 1, 6);
+
+	rto = min_t(u64, rto, mrt_attr(pdc->mn, MRT_A_rto_max_us));
+	return s->sent_ns + rto * NSEC_PER_USEC;
+}
+
+static void mrt_pdc_arm(struct mrt_pdc *pdc, u64 at)
+{
+	if (pdc->timer_at && pdc->timer_at <= at)
+		return;
+	pdc->timer_at = at;
+	hrtimer_start(&pdc->timer, ns_to_ktime(at), HRTIMER_MODE_ABS_SOFT);
+}
+
+/* A copy of the payload skb with the DATA header, ready for out. */
+static struct sk_buff *mrt_data_build(struct mrt_pdc *pdc, struct sk_buff *payload,
+				      u32 psn, bool retx)
+{
+	struct mrt_tx_cb *tcb = MRT_TX_CB(payload);
+	struct mrt_net *mn = pdc->mn;
+	struct mrt_xmit_cb *cb;
+	struct mrt_pkt p = {
+		.type = MRT_TYPE_DATA,
+		.spdcid = pdc->lid,
+		.dpdcid = pdc->rid,
+		.ev = pdc->ev,
+	};
+	struct sk_buff *skb;
+	u8 dscp;
+
+	skb = pskb_copy(payload, GFP_ATOMIC);
+	if (!skb) {
+		mrt_stat(mn, MRT_S_ALLOC_FAIL, 1);
+		return NULL;
+	}
+	p.flags = tcb->flags;
+	if (pdc->state == MRT_PDC_SYN) {
+		p.flags |= MRT_DATA_F_SYN;
+		p.data.start_psn = pdc->start_psn;
+	}
+	if (retx)
+		p.flags |= MRT_DATA_F_RETX;
+	p.data.psn = psn;
+	p.data.src_ep = pdc->ms->ep;
+	p.data.dst_ep = pdc->peer_ep;
+	p.data.msg_id = tcb->msg->msg_id;
+	p.data.payload_len = payload->len;
+	p.data.msg_offset = tcb->off;
+	p.data.msg_len = tcb->msg->len;
+
+	dscp = mrt_attr(mn, MRT_A_trimmable_dscp);
+	if (dscp)
+		p.flags |= MRT_DATA_F_TRIMMABLE;
+	else
+		dscp = mrt_attr(mn, MRT_A_data_dscp);
+	if (retx && mrt_attr(mn, MRT_A_use_distinct_dscp_for_retransmits))
+		dscp = mrt_attr(mn, MRT_A_retransmit_dscp);
+
+	mrt_build(skb_push(skb, MRT_DATA_HDR_LEN), &p);
+	cb = MRT_XMIT_CB(skb);
+	memset(cb, 0, sizeof(*cb));
+	cb->pdc = pdc;
+	cb->saddr = pdc->local.a;
+	cb->daddr = pdc->peer.a;
+	cb->sport = htons(pdc->ev);
+	cb->tos = dscp << 2 | INET_ECN_ECT_0;
+	cb->family = pdc->family;
+	mrt_stat(mn, MRT_S_DATA_OUT, 1);
+	return skb;
+}
+
+/* Sends what pdc may: retransmissions first, then new packets, while the
+ * PSN window and NSCC's window allow.  Under ms->lock; the packets go to
+ * out for the caller to send once the lock is dropped.  A PDC that has
+ * more to send than the window lets it waits on its destination, and its
+ * last packet asks for an ACK at once (AR).
+ */
+void mrt_pdc_push(struct mrt_pdc *pdc, struct sk_buff_head *out)
+{
+	struct mrt_dest *d = pdc->dest;
+	struct mrt_net *mn = pdc->mn;
+	struct sk_buff *skb, *last = NULL;
+	unsigned int budget = 256;
+	bool blocked = false;
+	u64 now = mrt_now();
+	u32 rto_us = mrt_rto_now_us(pdc);
+
+	if (pdc->dead || pdc->role != MRT_PDC_TX)
+		return;
+	while (budget) {
+		struct mrt_slot *s;
+		bool retx;
+		u32 psn;
+
+		if (pdc->rtxq_len) {
+			psn = pdc->rtxq[pdc->rtxq_head & (pdc->range - 1)];
+			s = mrt_slot(pdc, psn);
+			if (!s->skb || !(s->flags & MRT_SLOT_RTXQ) ||
+			    mrt_tx_is_acked(&pdc->tx, psn)) {
+				pdc->rtxq_head++;
+				pdc->rtxq_len--;
+				s->flags &= ~MRT_SLOT_RTXQ;
+				continue;
+			}
+			if (s->tx_count > mrt_attr(mn, MRT_A_retry_budget)) {
+				int err = READ_ONCE(pdc->xmit_err);
+
+				mrt_stat(mn, MRT_S_RETRY_EXHAUSTED, 1);
+				if (err == -ENETUNREACH || err == -EHOSTUNREACH)
+					err = EHOSTUNREACH;
+				else
+					err = ETIMEDOUT;
+				mrt_pdc_close(pdc, err, out);
+				return;
+			}
+			retx = true;
+		} else if (!skb_queue_empty(&pdc->sendq)) {
+			if (!mrt_tx_can_send(&pdc->tx) ||
+			    pdc->tx.nxt - pdc->tx.una >= pdc->peer_range) {
+				blocked = true;
+				break;
+			}
+			s = NULL;
+			psn = pdc->tx.nxt;
+			retx = false;
+		} else {
+			break;
+		}
+
+		skb = retx ? s->skb : skb_peek(&pdc->sendq);
+		spin_lock(&d->lock);
+		if (!nscc_can_send(&d->cc, mrt_nominal(pdc->family, skb->len))) {
+			if (!pdc->waiting) {
+				list_add_tail(&pdc->wait_node, &d->waiters);
+				pdc->waiting = true;
+			}
+			spin_unlock(&d->lock);
+			blocked = true;
+			break;
+		}
+		spin_unlock(&d->lock);
+
+		skb = mrt_data_build(pdc, skb, psn, retx);
+		if (!skb)
+			break;
+		if (retx) {
+			pdc->rtxq_head++;
+			pdc->rtxq_len--;
+			s->flags &= ~MRT_SLOT_RTXQ;
+			mrt_tx_resent(&pdc->tx, psn);
+			s->tx_count++;
+		} else {
+			psn = mrt_tx_next(&pdc->tx);
+			s = mrt_slot(pdc, psn);
+			s->skb = __skb_dequeue(&pdc->sendq);
+			s->bytes = mrt_nominal(pdc->family, s->skb->len);
+			s->tx_count = 1;
+			s->flags = 0;
+		}
+		s->sent_ns = now;
+		spin_lock(&d->lock);
+		if (!(s->flags & MRT_SLOT_INFLIGHT))
+			mrt_cc(mn, d, nscc_on_send(&d->cc, s->bytes));
+		spin_unlock(&d->lock);
+		s->flags |= MRT_SLOT_INFLIGHT;
+		__skb_queue_tail(out, skb);
+		last = skb;
+		pdc->last_ns = now;
+		mrt_pdc_arm(pdc, mrt_slot_deadline(pdc, s, rto_us));
+		budget--;
+	}
+	if (!budget && (pdc->rtxq_len || !skb_queue_empty(&pdc->sendq)))
+		mrt_pdc_arm(pdc, now);	/* the rest from the timer */
+	if (blocked && last)
+		last->data[offsetof(struct mrt_hdr, flags)] |= MRT_DATA_F_AR;
+}
+
+struct mrt_ack_ctx {
+	struct mrt_pdc *pdc;
+	u64 now;
+	u64 rtt_ns;
+	u64 readd;		/* bytes presumed lost, then acknowledged */
+	u64 lost;		/* bytes presumed lost by this ACK */
+	u32 ack_psn;
+	bool retx_echo;
+	bool done_msgs;
+};
+
+static void mrt_acked(void *ctx, u32 psn)
+{
+	struct mrt_ack_ctx *c = ctx;
+	struct mrt_pdc *pdc = c->pdc;
+	struct mrt_slot *s = mrt_slot(pdc, psn);
+	struct mrt_tmsg *m;
+
+	if (!s->skb)
+		return;
+	if (psn == c->ack_psn &&
+	    (s->tx_count == 1 || (c->retx_echo && s->tx_count == 2)))
+		c->rtt_ns = c->now - s->sent_ns;
+	if (!(s->flags & MRT_SLOT_INFLIGHT))
+		c->readd += s->bytes;
+	m = MRT_TX_CB(s->skb)->msg;
+	kfree_skb(s->skb);
+	s->skb = NULL;
+	s->flags = 0;
+	if (!--m->pkts_left) {
+		mrt_tmsg_free(pdc, m, 0);
+		c->done_msgs = true;
+	}
+}
+
+static void mrt_lost(void *ctx, u32 psn)
+{
+	struct mrt_ack_ctx *c = ctx;
+	struct mrt_pdc *pdc = c->pdc;
+	struct mrt_slot *s = mrt_slot(pdc, psn);
+
+	if (!s->skb || s->flags & MRT_SLOT_RTXQ)
+		return;
+	if (s->flags & MRT_SLOT_INFLIGHT) {
+		c->lost += s->bytes;
+		s->flags &= ~MRT_SLOT_INFLIGHT;
+	}
+	mrt_rtxq_add(pdc, psn);
+	pdc->ms->st.rtx_sack++;
+	mrt_stat(pdc->mn, MRT_S_RTX_SACK, 1);
+}
+
+/* The first answer from the receiver names its PDC. */
+static bool mrt_pdc_answer(struct mrt_pdc *pdc, const struct mrt_pkt *p)
+{
+	if (pdc->state == MRT_PDC_SYN && p->spdcid) {
+		pdc->rid = p->spdcid;
+		pdc->state = MRT_PDC_OPEN;
+	}
+	return pdc->rid == p->spdcid;
+}
+
+static void mrt_rcv_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
+			struct sk_buff_head *out)
+{
+	struct mrt_ack_ctx c = {
+		.pdc = pdc,
+		.now = mrt_now(),
+		.rtt_ns = NSCC_NO_RTT,
+		.ack_psn = p->ack.ack_psn,
+		.retx_echo = p->flags & MRT_ACK_F_RETX_ECHO,
+	};
+	const struct mrt_ack *a = &p->ack;
+	struct mrt_net *mn = pdc->mn;
+	struct mrt_dest *d = pdc->dest;
+	struct nscc_ack na = { .rtt_ns = NSCC_NO_RTT };
+	u32 unsent = pdc->tx.sack_unsent;
+	u64 service = (u64)a->service_time * 64;
+	u64 newly;
+
+	if (!mrt_pdc_answer(pdc, p)) {
+		mrt_stat(mn, MRT_S_UNKNOWN_PDC, 1);
+		return;
+	}
+	pdc->peer_range = min_t(u32, pdc->range, MRT_RANGE_MIN << a->mpr);
+	if (mrt_tx_ack(&pdc->tx, a->cack_psn, a->sack_base_psn, a->sack_bitmap,
+		       mrt_acked, &c) < 0) {
+		mrt_stat(mn, MRT_S_MALFORMED(MRT_BAD_WINDOW), 1);
+		return;
+	}
+	if (pdc->tx.sack_unsent != unsent)
+		mrt_stat(mn, MRT_S_ACK_UNSENT, 1);
+	pdc->last_ns = c.now;
+
+	if (c.rtt_ns != NSCC_NO_RTT) {
+		u64 rtt = c.rtt_ns > service ? c.rtt_ns - service : 0;
+
+		mrt_rto_sample(&pdc->rto, div_u64(rtt, NSEC_PER_USEC));
+		na.rtt_ns = rtt;
+	}
+	mrt_tx_detect_loss(&pdc->tx, mrt_attr(mn, MRT_A_sack_loss_min_retx_pkts),
+			   mrt_lost, &c);
+
+	newly = nscc_newly_rcvd(pdc->last_rcvd, a->rcvd_bytes);
+	if (newly)
+		pdc->last_rcvd = a->rcvd_bytes;
+	na.bytes = newly;
+	na.service_ns = service;
+	na.ecn = p->flags & MRT_ACK_F_ECN_ECHO;
+	na.pen = a->rcv_cwnd_pen;
+	na.restore = p->flags & MRT_ACK_F_RESTORE_CWND;
+
+	spin_lock(&d->lock);
+	if (c.readd)
+		nscc_on_send(&d->cc, c.readd);
+	mrt_cc(mn, d, nscc_on_ack(&d->cc, c.now, &na));
+	if (c.lost)
+		mrt_cc(mn, d, nscc_on_loss(&d->cc, c.lost));
+	d->srtt_us = pdc->rto.srtt8 / 8;
+	spin_unlock(&d->lock);
+
+	mrt_pdc_push(pdc, out);
+}
+
+static void mrt_rcv_nack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
+			 struct sk_buff_head *out)
+{
+	const struct mrt_nack *nk = &p->nack;
+	struct mrt_net *mn = pdc->mn;
+	struct mrt_dest *d = pdc->dest;
+	u32 psn = nk->nack_psn;
+	struct mrt_slot *s;
+	u64 now = mrt_now();
+	u64 newly, rtt = NSCC_NO_RTT;
+	bool retx;
+
+	switch (nk->nack_code) {
+	case MRT_NACK_NO_ENDPOINT:
+		mrt_stat(mn, MRT_S_NACK_NO_ENDPOINT, 1);
+		break;
+	case MRT_NACK_INV_DPDCID:
+		mrt_stat(mn, MRT_S_NACK_INV_DPDCID, 1);
+		break;
+	default:
+		if (!mrt_pdc_answer(pdc, p)) {
+			mrt_stat(mn, MRT_S_UNKNOWN_PDC, 1);
+			return;
+		}
+	}
+	/* Only a NACK of a PSN sent and not yet acknowledged counts. */
+	if (mrt_psn_before(psn, pdc->tx.una) || !mrt_psn_before(psn, pdc->tx.nxt) ||
+	    mrt_tx_is_acked(&pdc->tx, psn) || !mrt_slot(pdc, psn)->skb) {
+		mrt_stat(mn, MRT_S_NACK_STALE, 1);
+		return;
+	}
+	s = mrt_slot(pdc, psn);
+	pdc->last_ns = now;
+
+	switch (nk->nack_code) {
+	case MRT_NACK_NO_ENDPOINT:
+		mrt_pdc_close(pdc, ECONNREFUSED, out);
+		return;
+	case MRT_NACK_INV_DPDCID:
+	case MRT_NACK_CLOSING:
+		mrt_pdc_close(pdc, ECONNRESET, out);
+		return;
+	}
+
+	/* A NACK of an earlier transmission than the last is stale. */
+	retx = s->tx_count > 1;
+	if (retx != !!(p->flags & MRT_NACK_F_RETX_ECHO) ||
+	    !(s->flags & MRT_SLOT_INFLIGHT)) {
+		mrt_stat(mn, MRT_S_NACK_STALE, 1);
+		return;
+	}
+	if (s->tx_count == 1)
+		rtt = now - s->sent_ns;
+	s->flags &= ~MRT_SLOT_INFLIGHT;
+	newly = nscc_newly_rcvd(pdc->last_rcvd, nk->rcvd_bytes);
+	if (newly)
+		pdc->last_rcvd = nk->rcvd_bytes;
+
+	spin_lock(&d->lock);
+	if (newly)
+		mrt_cc(mn, d, nscc_on_cack(&d->cc, newly));
+	switch (nk->nack_code) {
+	case MRT_NACK_TRIMMED:
+	case MRT_NACK_TRIMMED_LASTHOP:
+		mrt_cc(mn, d, nscc_on_trim(&d->cc, now, s->bytes, rtt));
+		break;
+	default:
+		mrt_cc(mn, d, nscc_on_nack(&d->cc, now, s->bytes, rtt));
+	}
+	spin_unlock(&d->lock);
+
+	switch (nk->nack_code) {
+	case MRT_NACK_TRIMMED:
+	case MRT_NACK_TRIMMED_LASTHOP:
+		mrt_stat(mn, nk->nack_code == MRT_NACK_TRIMMED ?
+			 MRT_S_NACK_TRIMMED : MRT_S_NACK_TRIMMED_LASTHOP, 1);
+		pdc->ms->st.trims++;
+		pdc->ms->st.rtx_trim++;
+		mrt_stat(mn, MRT_S_RTX_TRIM, 1);
+		mrt_rtxq_add(pdc, psn);
+		mrt_pdc_push(pdc, out);
+		break;
+	case MRT_NACK_PSN_OOR_WINDOW:
+		/* the receiver's window is behind: its timer sends it */
+		mrt_stat(mn, MRT_S_NACK_OOR, 1);
+		if (nk->payload && mrt_range_valid(nk->payload))
+			pdc->peer_range = min(pdc->range, nk->payload);
+		break;
+	default:
+		mrt_stat(mn, MRT_S_NACK_NO_RESOURCE, 1);
+	}
+}
+
+static enum hrtimer_restart mrt_pdc_timer(struct hrtimer *t)
+{
+	struct mrt_pdc *pdc = container_of(t, struct mrt_pdc, timer);
+	struct mrt_sock *ms = pdc->ms;
+	struct mrt_net *mn = pdc->mn;
+	struct sk_buff_head out;
+	u64 now = mrt_now(), next = U64_MAX, lost = 0;
+	enum hrtimer_restart ret = HRTIMER_NORESTART;
+	unsigned int expired = 0, n = 0;
+	u32 psn, rto_us;
+
+	__skb_queue_head_init(&out);
+	rcu_read_lock();
+	spin_lock(&ms->lock);
+	pdc->timer_at = 0;
+	if (pdc->dead)
+		goto unlock;
+	rto_us = mrt_rto_now_us(pdc);
+	for (psn = pdc->tx.una; psn != pdc->tx.nxt; psn++) {
+		struct mrt_slot *s = mrt_slot(pdc, psn);
+		u64 at;
+
+		if (!s->skb || s->flags & MRT_SLOT_RTXQ ||
+		    mrt_tx_is_acked(&pdc->tx, psn))
+			continue;
+		at = mrt_slot_deadline(pdc, s, rto_us);
+		if (at > now) {
+			next = min(next, at);
+			continue;
+		}
+		if (s->flags & MRT_SLOT_INFLIGHT) {
+			lost += s->bytes;
+			s->flags &= ~MRT_SLOT_INFLIGHT;
+		}
+		mrt_rtxq_add(pdc, psn);
+		expired++;
+		if (++n == 1024) {	/* bounded: the rest in a moment */
+			next = now;
+			break;
+		}
+	}
+	if (expired) {
+		ms->st.rto_events++;
+		ms->st.rtx_rto += expired;
+		mrt_stat(mn, MRT_S_RTO_EVENTS, 1);
+		mrt_stat(mn, MRT_S_RTX_RTO, expired);
+		spin_lock(&pdc->dest->lock);
+		mrt_cc(mn, pdc->dest, nscc_on_loss(&pdc->dest->cc, lost));
+		spin_unlock(&pdc->dest->lock);
+	}
+	mrt_pdc_push(pdc, &out);
+	if (!pdc->dead && next != U64_MAX && !pdc->timer_at) {
+		pdc->timer_at = next;
+		hrtimer_set_expires(t, ns_to_ktime(next));
+		ret = HRTIMER_RESTART;
+	}
+unlock:
+	spin_unlock(&ms->lock);
+	mrt_xmit_queue(mn, &out);
+	rcu_read_unlock();
+	return ret;
+}
+
+/* Receiver */
+
+static void mrt_ctl_addr(struct sk_buff *skb, struct mrt_pdc *pdc,
+			 const struct mrt_addr *from, const struct mrt_addr *to,
+			 u8 family, u16 ev, u8 dscp)
+{
+	struct mrt_xmit_cb *cb = MRT_XMIT_CB(skb);
+
+	memset(cb, 0, sizeof(*cb));
+	cb->pdc = pdc;
+	cb->saddr = from->a;
+	cb->daddr = to->a;
+	cb->sport = htons(ev);
+	cb->tos = dscp << 2;
+	cb->family = family;
+}
+
+static void mrt_send_nack(struct mrt_net *mn, struct mrt_pdc *pdc,
+			  const struct mrt_pkt *p, const struct mrt_addr *src,
+			  const struct mrt_addr *dst, u8 family, u8 code,
+			  u32 payload, struct sk_buff_head *out)
+{
+	struct mrt_pkt n = {
+		.type = MRT_TYPE_NACK,
+		.spdcid = pdc ? pdc->lid : 0,
+		.dpdcid = p->spdcid,
+		.ev = p->ev,
+	};
+	struct sk_buff *skb;
+
+	if (p->flags & MRT_DATA_F_RETX)
+		n.flags |= MRT_NACK_F_RETX_ECHO;
+	n.nack.nack_psn = p->data.psn;
+	n.nack.nack_code = code;
+	n.nack.payload = payload;
+	if (pdc)
+		n.nack.rcvd_bytes = nscc_rcvd_bytes_field(pdc->rx.rcvd_bytes);
+	skb = mrt_alloc_ctl(MRT_NACK_HDR_LEN);
+	if (!skb) {
+		mrt_stat(mn, MRT_S_ALLOC_FAIL, 1);
+		return;
+	}
+	mrt_build(skb_put(skb, MRT_NACK_HDR_LEN), &n);
+	mrt_ctl_addr(skb, pdc, dst, src, family, p->ev,
+		     mrt_attr(mn, MRT_A_data_dscp));
+	__skb_queue_tail(out, skb);
+	mrt_stat(mn, MRT_S_NACKS_OUT, 1);
+}
+
+/* The receiver penalty (uet): the socket's receive buffer occupancy
+ * between the thresholds, 0..127.
+ */
+static u8 mrt_rcv_pen(struct mrt_pdc *pdc)
+{
+	struct sock *sk = &pdc->ms->inet.sk;
+	struct mrt_net *mn = pdc->mn;
+	struct nscc_params p;
+	u32 occ, rcvbuf = max(READ_ONCE(sk->sk_rcvbuf), 1);
+
+	if (mrt_attr(mn, MRT_A_NSCC_(flavour)) != NSCC_FLAVOUR_UET)
+		return 0;
+	occ = min_t(u64, div_u64((u64)atomic_read(&sk->sk_rmem_alloc) * 1000,
+				 rcvbuf), 1000);
+	NSCC_P(&p, receiver_congestion_low_threshold) =
+		mrt_attr(mn, MRT_A_NSCC_(receiver_congestion_low_threshold));
+	NSCC_P(&p, receiver_congestion_high_threshold) =
+		mrt_attr(mn, MRT_A_NSCC_(receiver_congestion_high_threshold));
+	return nscc_receiver_penalty(&p, occ);
+}
+
+static void mrt_send_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p, bool ce,
+			 struct sk_buff_head *out)
+{
+	struct mrt_net *mn = pdc->mn;
+	struct mrt_pkt a = {
+		.type = MRT_TYPE_ACK,
+		.spdcid = pdc->lid,
+		.dpdcid = pdc->rid,
+		.ev = p->ev,
+	};
+	struct sk_buff *skb;
+	u8 pen;
+
+	if (ce)
+		a.flags |= MRT_ACK_F_ECN_ECHO;
+	if (p->flags & MRT_DATA_F_RETX)
+		a.flags |= MRT_ACK_F_RETX_ECHO;
+	a.ack.cack_psn = pdc->rx.cack;
+	a.ack.ack_psn = p->data.psn;
+	mrt_rx_sack(&pdc->rx, p->data.psn, &a.ack.sack_base_psn,
+		    &a.ack.sack_bitmap);
+	a.ack.rcvd_bytes = nscc_rcvd_bytes_field(pdc->rx.rcvd_bytes);
+	a.ack.ooo_count = min_t(u32, pdc->rx.ooo, U16_MAX);
+	a.ack.mpr = mrt_mpr_of(pdc->range);
+	pen = mrt_rcv_pen(pdc);
+	a.ack.rcv_cwnd_pen = pen;
+	if (!pen && pdc->last_pen &&
+	    mrt_attr(mn, MRT_A_NSCC_(restore_cwind_enable)))
+		a.flags |= MRT_ACK_F_RESTORE_CWND;
+	pdc->last_pen = pen;
+
+	skb = mrt_alloc_ctl(MRT_ACK_HDR_LEN);
+	if (!skb) {
+		mrt_stat(mn, MRT_S_ALLOC_FAIL, 1);
+		return;
+	}
+	mrt_build(skb_put(skb, MRT_ACK_HDR_LEN), &a);
+	mrt_ctl_addr(skb, pdc, &pdc->local, &pdc->peer, pdc->family, p->ev,
+		     mrt_attr(mn, MRT_A_data_dscp));
+	__skb_queue_tail(out, skb);
+	pdc->since_ack = 0;
+	mrt_stat(mn, MRT_S_ACKS_OUT, 1);
+}
+
+static u32 mrt_rmsg_hash(u16 msg_id)
+{
+	return hash_32(msg_id, MRT_RMSG_BITS);
+}
+
+static struct mrt_rmsg *mrt_rmsg_find(struct mrt_pdc *pdc, u16 msg_id)
+{
+	struct mrt_rmsg *m;
+
+	hlist_for_each_entry(m, &pdc->rmsgs[mrt_rmsg_hash(msg_id)], hnode)
+		if (m->msg_id == msg_id)
+			return m;
+	return NULL;
+}
+
+static int mrt_frag_cmp(void *priv, const struct list_head *a,
+			const struct list_head *b)
+{
+	const struct sk_buff *x = list_entry(a, struct sk_buff, list);
+	const struct sk_buff *y = list_entry(b, struct sk_buff, list);
+
+	return MRT_RX_CB(x)->off < MRT_RX_CB(y)->off ? -1 : 1;
+}
+
+/* All of m's bytes are in: in offset order, without overlap, it is a
+ * message.
+ */
+static bool mrt_rmsg_whole(struct mrt_rmsg *m)
+{
+	struct sk_buff *skb;
+	LIST_HEAD(l);
+	u32 off = 0;
+
+	while ((skb = __skb_dequeue(&m->frags)))
+		list_add_tail(&skb->list, &l);
+	list_sort(NULL, &l, mrt_frag_cmp);
+	while (!list_empty(&l)) {
+		skb = list_first_entry(&l, struct sk_buff, list);
+		list_del(&skb->list);
+		__skb_queue_tail(&m->frags, skb);
+		if (MRT_RX_CB(skb)->off != off)
+			off = U32_MAX;
+		else
+			off += skb->len;
+	}
+	return off == m->len;
+}
+
+static void mrt_rmsg_done(struct mrt_pdc *pdc, struct mrt_rmsg *m)
+{
+	struct mrt_sock *ms = pdc->ms;
+	struct mrt_rmsg *h, *hn;
+
+	hlist_del(&m->hnode);
+	list_del(&m->node);
+	if (!mrt_rmsg_whole(m)) {
+		mrt_stat(pdc->mn, MRT_S_BAD_REASSEMBLY, 1);
+		mrt_rmsg_free(m);
+		return;
+	}
+	if (!ms->ordered) {
+		mrt_sock_deliver(ms, m);
+		return;
+	}
+	/* ordered: in msg_id order; the rest wait, sorted, on held */
+	if (m->msg_id != pdc->next_deliver) {
+		list_for_each_entry(h, &pdc->held, node)
+			if ((s16)(m->msg_id - h->msg_id) < 0)
+				break;
+		list_add_tail(&m->node, &h->node);
+		return;
+	}
+	mrt_sock_deliver(ms, m);
+	pdc->next_deliver++;
+	list_for_each_entry_safe(h, hn, &pdc->held, node) {
+		if (h->msg_id != pdc->next_deliver)
+			break;
+		list_del(&h->node);
+		mrt_sock_deliver(ms, h);
+		pdc->next_deliver++;
+	}
+}
+
+/* Room in the receive buffer for this packet: below SO_RCVBUF, or the
+ * packet belongs to the socket's oldest message being reassembled (so one
+ * message can always complete, however large).
+ */
+static bool mrt_rcv_room(struct mrt_pdc *pdc, const struct mrt_pkt *p,
+			 struct sk_buff *skb)
+{
+	struct mrt_sock *ms = pdc->ms;
+	struct sock *sk = &ms->inet.sk;
+	struct mrt_rmsg *head;
+
+	if (atomic_read(&sk->sk_rmem_alloc) + skb->truesize <=
+	    READ_ONCE(sk->sk_rcvbuf))
+		return true;
+	head = list_first_entry_or_null(&ms->partial, struct mrt_rmsg, node);
+	if (!head)
+		return !ms->rxq_len;
+	return head == mrt_rmsg_find(pdc, p->data.msg_id);
+}
+
+static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
+			 struct sk_buff *skb, bool ce, struct sk_buff_head *out)
+{
+	struct mrt_sock *ms = pdc->ms;
+	struct mrt_net *mn = pdc->mn;
+	const struct mrt_data *d = &p->data;
+	u32 psn = d->psn, nominal = mrt_nominal(pdc->family, d->payload_len);
+	enum mrt_rx_verdict v;
+	struct mrt_rmsg *m;
+	bool now_ack, made = false;
+
+	pdc->last_ns = mrt_now();
+	if (!mrt_psn_before(psn, pdc->rx.cack) &&
+	    psn - pdc->rx.cack < pdc->range && !mrt_rx_has(&pdc->rx, psn) &&
+	    !mrt_rcv_room(pdc, p, skb)) {
+		ms->st.rcvbuf_drops++;
+		mrt_stat(mn, MRT_S_RCVBUF_DROPS, 1);
+		kfree_skb(skb);
+		return;
+	}
+	m = mrt_rmsg_find(pdc, d->msg_id);
+	if (m && m->len != d->msg_len) {
+		mrt_stat(mn, MRT_S_BAD_REASSEMBLY, 1);
+		kfree_skb(skb);
+		return;
+	}
+	if (!m && !mrt_rx_has(&pdc->rx, psn)) {
+		m = kzalloc(sizeof(*m), GFP_ATOMIC);
+		if (!m) {
+			mrt_stat(mn, MRT_S_ALLOC_FAIL, 1);
+			kfree_skb(skb);
+			return;
+		}
+		__skb_queue_head_init(&m->frags);
+		m->msg_id = d->msg_id;
+		m->len = d->msg_len;
+		m->peer = pdc->peer;
+		m->peer_ep = pdc->peer_ep;
+		m->family = pdc->family;
+		hlist_add_head(&m->hnode, &pdc->rmsgs[mrt_rmsg_hash(d->msg_id)]);
+		list_add_tail(&m->node, &ms->partial);
+		made = true;
+	}
+
+	v = mrt_rx_accept(&pdc->rx, psn, nominal);
+	switch (v) {
+	case MRT_RX_NEW:
+		break;
+	case MRT_RX_OOR:
+		mrt_stat(mn, MRT_S_OOR_IN, 1);
+		mrt_send_nack(mn, pdc, p, &pdc->peer, &pdc->local, pdc->family,
+			      MRT_NACK_PSN_OOR_WINDOW, pdc->range, out);
+		goto drop;
+	case MRT_RX_STRAY:
+		mrt_stat(mn, MRT_S_STRAY_IN, 1);
+		goto drop;
+	default:
+		mrt_stat(mn, MRT_S_DUP_IN, 1);
+		mrt_send_ack(pdc, p, ce, out);
+		goto drop;
+	}
+	if (WARN_ON_ONCE(!m))
+		goto drop;
+
+	now_ack = ce || p->flags & (MRT_DATA_F_RETX | MRT_DATA_F_AR |
+				    MRT_DATA_F_SYN | MRT_DATA_F_EOM) ||
+		  ++pdc->since_ack >= mrt_attr(mn, MRT_A_ack_every_pkts);
+
+	/* Not trimmed, so the payload is exactly payload_len (mrt_parse()). */
+	skb_pull(skb, MRT_DATA_HDR_LEN);
+	skb_orphan(skb);
+	skb_set_owner_r(skb, &ms->inet.sk);
+	MRT_RX_CB(skb)->off = d->msg_offset;
+	__skb_queue_tail(&m->frags, skb);
+	m->got += d->payload_len;
+	if (m->got > m->len) {
+		hlist_del(&m->hnode);
+		list_del(&m->node);
+		mrt_stat(mn, MRT_S_BAD_REASSEMBLY, 1);
+		mrt_rmsg_free(m);
+	} else if (m->got == m->len && (d->payload_len || !m->len)) {
+		mrt_rmsg_done(pdc, m);
+	}
+	if (now_ack)
+		mrt_send_ack(pdc, p, ce, out);
+	return;
+drop:
+	/* a message made for this packet goes again */
+	if (made) {
+		hlist_del(&m->hnode);
+		list_del(&m->node);
+		mrt_rmsg_free(m);
+	}
+	kfree_skb(skb);
+}
+
+static bool mrt_is_trim(struct mrt_net *mn, const struct mrt_pkt *p, u8 dscp,
+			u8 *code)
+{
+	u8 t = mrt_attr(mn, MRT_A_trim_dscp);
+	u8 l = mrt_attr(mn, MRT_A_trim_lasthop_dscp);
+
+	if (l && dscp == l) {
+		*code = MRT_NACK_TRIMMED_LASTHOP;
+		return true;
+	}
+	*code = MRT_NACK_TRIMMED;
+	return p->trimmed || (t && dscp == t);
+}
+
+/* A DATA packet: to its PDC, or a SYN that makes one. */
+static void mrt_rcv_data_pkt(struct mrt_net *mn, struct sk_buff *skb,
+			     struct mrt_pkt *p, const struct mrt_addr *src,
+			     const struct mrt_addr *dst, u8 family, u8 ds,
+			     struct sk_buff_head *out)
+{
+	bool ce = INET_ECN_is_ce(ds);
+	struct mrt_pdc *pdc = NULL;
+	struct mrt_sock *ms;
+	int err;
+	u8 code;
+
+	mrt_stat(mn, MRT_S_DATA_IN, 1);
+	if (p->dpdcid) {
+		pdc = xa_load(&mn->pdcs, p->dpdcid);
+		if (!pdc || pdc->role != MRT_PDC_RX || pdc->rid != p->spdcid ||
+		    pdc->family != family || !mrt_addr_eq(&pdc->peer, src) ||
+		    pdc->peer_ep != p->data.src_ep) {
+			mrt_stat(mn, MRT_S_UNKNOWN_PDC, 1);
+			if (__ratelimit(&mn->nack_rl))
+				mrt_send_nack(mn, NULL, p, src, dst, family,
+					      MRT_NACK_INV_DPDCID, 0, out);
+			goto drop;
+		}
+		ms = pdc->ms;
+		spin_lock(&ms->lock);
+	} else {
+		ms = mrt_ep_lookup(mn, family, p->data.dst_ep, dst);
+		if (!ms) {
+			mrt_stat(mn, MRT_S_NO_ENDPOINT, 1);
+			if (__ratelimit(&mn->nack_rl))
+				mrt_send_nack(mn, NULL, p, src, dst, family,
+					      MRT_NACK_NO_ENDPOINT, 0, out);
+			goto drop;
+		}
+		spin_lock(&ms->lock);
+		if (ms->dead) {
+			spin_unlock(&ms->lock);
+			goto drop;
+		}
+		pdc = mrt_pdc_find(ms, MRT_PDC_RX, src, p->data.src_ep, p->spdcid);
+		if (!pdc) {
+			u32 range = mrt_attr(mn, MRT_A_max_psn_range);
+
+			if (!mrt_range_valid(range))
+				range = 1024;
+			pdc = mrt_pdc_new(ms, MRT_PDC_RX, range, GFP_ATOMIC, &err);
+			if (!pdc) {
+				mrt_send_nack(mn, NULL, p, src, dst, family,
+					      MRT_NACK_NO_RESOURCE, 0, out);
+				spin_unlock(&ms->lock);
+				goto drop;
+			}
+			pdc->rid = p->spdcid;
+			pdc->peer = *src;
+			pdc->peer_ep = p->data.src_ep;
+			pdc->local = *dst;
+			pdc->family = family;
+			mrt_rx_init(&pdc->rx, p->data.start_psn, range, pdc->bits);
+			mrt_pdc_link(ms, pdc);
+		}
+	}
+	if (pdc->dead) {
+		spin_unlock(&ms->lock);
+		goto drop;
+	}
+	if (mrt_is_trim(mn, p, ds >> 2, &code)) {
+		mrt_stat(mn, MRT_S_TRIMMED_IN, 1);
+		pdc->last_ns = mrt_now();
+		mrt_send_nack(mn, pdc, p, src, dst, family, code, 0, out);
+		spin_unlock(&ms->lock);
+		goto drop;
+	}
+	mrt_rcv_data(pdc, p, skb, ce, out);
+	spin_unlock(&ms->lock);
+	return;
+drop:
+	kfree_skb(skb);
+}
+
+/* An ACK or NACK: to the sending PDC it names. */
+static void mrt_rcv_answer(struct mrt_net *mn, struct sk_buff *skb,
+			   const struct mrt_pkt *p, const struct mrt_addr *src,
+			   u8 family, struct sk_buff_head *out)
+{
+	struct mrt_pdc *pdc = xa_load(&mn->pdcs, p->dpdcid);
+	struct mrt_sock *ms;
+
+	kfree_skb(skb);
+	if (!pdc || pdc->role != MRT_PDC_TX || pdc->family != family ||
+	    !mrt_addr_eq(&pdc->peer, src)) {
+		mrt_stat(mn, MRT_S_UNKNOWN_PDC, 1);
+		return;
+	}
+	ms = pdc->ms;
+	spin_lock(&ms->lock);
+	if (!pdc->dead) {
+		if (p->type == MRT_TYPE_ACK)
+			mrt_rcv_ack(pdc, p, out);
+		else
+			mrt_rcv_nack(pdc, p, out);
+	}
+	spin_unlock(&ms->lock);
+}
+
+/* The receive path, from mrt_udp_rcv(): skb->data is the mrt header.
+ * Softirq, under RCU.
+ */
+int mrt_rcv(struct mrt_net *mn, struct sk_buff *skb, const struct mrt_addr *src,
+	    const struct mrt_addr *dst, u8 family, u8 ds)
+{
+	struct sk_buff_head out;
+	struct mrt_dest *kick = NULL;
+	unsigned int hlen;
+	struct mrt_pkt p;
+	int err;
+
+	mrt_stat(mn, MRT_S_PKTS_IN, 1);
+	mrt_stat(mn, MRT_S_BYTES_IN, skb->len);
+	if (!pskb_may_pull(skb, MRT_HDR_LEN)) {
+		err = -1 - MRT_BAD_SHORT;
+		goto bad;
+	}
+	hlen = mrt_hdr_len(skb->data[0] & 0x0f);
+	if (hlen && !pskb_may_pull(skb, hlen)) {
+		err = -1 - MRT_BAD_SHORT;
+		goto bad;
+	}
+	err = mrt_parse(skb->data, skb->len, &p);
+	if (err)
+		goto bad;
+
+	__skb_queue_head_init(&out);
+	switch (p.type) {
+	case MRT_TYPE_DATA:
+		mrt_rcv_data_pkt(mn, skb, &p, src, dst, family, ds, &out);
+		break;
+	case MRT_TYPE_ACK:
+	case MRT_TYPE_NACK:
+		mrt_stat(mn, p.type == MRT_TYPE_ACK ? MRT_S_ACKS_IN :
+			 MRT_S_NACKS_IN, 1);
+		mrt_rcv_answer(mn, skb, &p, src, family, &out);
+		break;
+	default:
+		mrt_stat(mn, MRT_S_CTRL_IN, 1);
+		kfree_skb(skb);
+	}
+	mrt_xmit_queue(mn, &out);
+	if (p.type == MRT_TYPE_ACK || p.type == MRT_TYPE_NACK) {
+		struct mrt_pdc *pdc = xa_load(&mn->pdcs, p.dpdcid);
+
+		kick = pdc && pdc->role == MRT_PDC_TX ? pdc->dest : NULL;
+		if (kick && !list_empty_careful(&kick->waiters))
+			mrt_dest_kick(kick);
+	}
+	return 0;
+bad:
+	mrt_stat(mn, MRT_S_MALFORMED(mrt_bad_reason(err)), 1);
+	kfree_skb(skb);
+	return 0;
+}
+
+/* Idle PDCs: a sending one with nothing outstanding or queued after
+ * pdc_idle_ms, a receiving one after twice that with nothing received.
+ */
+void mrt_gc_work(struct work_struct *w)
+{
+	struct mrt_net *mn = container_of(to_delayed_work(w), struct mrt_net, gc);
+	u64 now = mrt_now();
+	u64 idle = (u64)mrt_attr(mn, MRT_A_pdc_idle_ms) * NSEC_PER_MSEC;
+	struct mrt_pdc *pdc;
+	unsigned long id;
+
+	rcu_read_lock();
+	xa_for_each(&mn->pdcs, id, pdc) {
+		struct mrt_sock *ms = pdc->ms;
+
+		spin_lock_bh(&ms->lock);
+		if (pdc->dead)
+			goto next;
+		if (pdc->role == MRT_PDC_TX) {
+			if (pdc->tx.una == pdc->tx.nxt &&
+			    skb_queue_empty(&pdc->sendq) &&
+			    now - pdc->last_ns > idle)
+				mrt_pdc_close(pdc, 0, NULL);
+		} else if (now - pdc->last_ns > 2 * idle) {
+			mrt_pdc_close(pdc, 0, NULL);
+		}
+next:
+		spin_unlock_bh(&ms->lock);
+	}
+	rcu_read_unlock();
+	if (atomic_read(&mn->npdcs))
+		mod_delayed_work(system_wq, &mn->gc, HZ);
+}

@@ -1,0 +1,824 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mrt's socket API: socket(AF_INET or AF_INET6, SOCK_RDM, 253), reliable,
+ * message-oriented and connectionless, as RDS and libfabric's FI_EP_RDM.
+ * bind() takes an endpoint (sin_port), which travels in the mrt header;
+ * sendmsg() sends one whole message to a peer {address, endpoint};
+ * recvmsg() returns one whole message with MSG_EOR.  A message that cannot
+ * be delivered is reported on the error queue with its cookie
+ * (include/uapi/linux/mrt.h).
+ */
+#include <linux/errqueue.h>
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/module.h>
+#include <linux/net.h>
+#include <net/addrconf.h>
+#include <net/inet_common.h>
+#include <net/ipv6.h>
+#include <net/protocol.h>
+#include <net/route.h>
+#include <net/sock.h>
+#include <net/transp_v6.h>
+
+#include "mrt.h"
+
+#define MRT_EP_EPHEMERAL_MIN	49152
+#define MRT_MAX_TMSGS		32768	/* per PDC: half the msg_id space */
+
+static u32 mrt_ep_hash(u16 ep)
+{
+	return hash_32(ep, MRT_EP_HASH_BITS);
+}
+
+struct mrt_sock *mrt_ep_lookup(struct mrt_net *mn, u8 family, u16 ep,
+			       const struct mrt_addr *daddr)
+{
+	struct mrt_sock *ms;
+
+	hlist_for_each_entry_rcu(ms, &mn->eps[mrt_ep_hash(ep)], ep_node)
+		if (ms->ep == ep && ms->family == family &&
+		    (!ms->bound_addr || mrt_addr_eq(&ms->addr, daddr)))
+			return ms;
+	return NULL;
+}
+
+static bool mrt_ep_busy(struct mrt_net *mn, u8 family, u16 ep)
+{
+	struct mrt_sock *ms;
+
+	hlist_for_each_entry(ms, &mn->eps[mrt_ep_hash(ep)], ep_node)
+		if (ms->ep == ep && ms->family == family)
+			return true;
+	return false;
+}
+
+/* Binds ms to ep, or to a free ephemeral endpoint if ep is 0. */
+static int mrt_ep_bind(struct mrt_sock *ms, const struct mrt_addr *addr, u16 ep)
+{
+	struct mrt_net *mn = ms->mn;
+	unsigned int i, span = 65536 - MRT_EP_EPHEMERAL_MIN;
+	int err = 0;
+
+	spin_lock_bh(&mn->lock);
+	if (ms->ep) {
+		err = -EINVAL;
+		goto out;
+	}
+	if (!ep) {
+		u16 start = get_random_u32_below(span);
+
+		for (i = 0; i < span; i++) {
+			ep = MRT_EP_EPHEMERAL_MIN + (start + i) % span;
+			if (!mrt_ep_busy(mn, ms->family, ep))
+				break;
+		}
+		if (i == span) {
+			err = -EADDRINUSE;
+			goto out;
+		}
+	} else if (mrt_ep_busy(mn, ms->family, ep)) {
+		err = -EADDRINUSE;
+		goto out;
+	}
+	ms->addr = *addr;
+	ms->bound_addr = !mrt_addr_any(addr);
+	WRITE_ONCE(ms->ep, ep);
+	hlist_add_head_rcu(&ms->ep_node, &mn->eps[mrt_ep_hash(ep)]);
+	ms->hashed = true;
+out:
+	spin_unlock_bh(&mn->lock);
+	return err;
+}
+
+static void mrt_ep_unbind(struct mrt_sock *ms)
+{
+	struct mrt_net *mn = ms->mn;
+
+	spin_lock_bh(&mn->lock);
+	if (ms->hashed) {
+		hlist_del_rcu(&ms->ep_node);
+		ms->hashed = false;
+	}
+	spin_unlock_bh(&mn->lock);
+}
+
+/* A sockaddr of the socket's family into addr and ep. */
+static int mrt_addr_from(struct sock *sk, const struct sockaddr *uaddr,
+			 int len, struct mrt_addr *addr, u16 *ep)
+{
+	if (sk->sk_family == AF_INET) {
+		const struct sockaddr_in *sin = (const struct sockaddr_in *)uaddr;
+
+		if (len < (int)sizeof(*sin))
+			return -EINVAL;
+		if (sin->sin_family != AF_INET)
+			return -EAFNOSUPPORT;
+		mrt_addr_set_v4(addr, sin->sin_addr.s_addr);
+		*ep = ntohs(sin->sin_port);
+	} else {
+		const struct sockaddr_in6 *sin6 = (const struct sockaddr_in6 *)uaddr;
+
+		if (len < SIN6_LEN_RFC2133)
+			return -EINVAL;
+		if (sin6->sin6_family != AF_INET6)
+			return -EAFNOSUPPORT;
+		/* An AF_INET6 socket speaks IPv6 only. */
+		if (ipv6_addr_v4mapped(&sin6->sin6_addr))
+			return -EAFNOSUPPORT;
+		addr->a = sin6->sin6_addr;
+		*ep = ntohs(sin6->sin6_port);
+	}
+	return 0;
+}
+
+static int mrt_addr_to(u8 family, const struct mrt_addr *addr, u16 ep,
+		       struct sockaddr *uaddr)
+{
+	struct sockaddr_in6 *sin6;
+
+	if (family == AF_INET) {
+		struct sockaddr_in *sin = (struct sockaddr_in *)uaddr;
+
+		memset(sin, 0, sizeof(*sin));
+		sin->sin_family = AF_INET;
+		sin->sin_port = htons(ep);
+		sin->sin_addr.s_addr = mrt_addr_v4(addr);
+		return sizeof(*sin);
+	}
+	sin6 = (struct sockaddr_in6 *)uaddr;
+	memset(sin6, 0, sizeof(*sin6));
+	sin6->sin6_family = AF_INET6;
+	sin6->sin6_port = htons(ep);
+	sin6->sin6_addr = addr->a;
+	return sizeof(*sin6);
+}
+
+static void mrt_addr_any_of(u8 family, struct mrt_addr *addr)
+{
+	if (family == AF_INET)
+		mrt_addr_set_v4(addr, 0);
+	else
+		addr->a = in6addr_any;
+}
+
+static int mrt_bind(struct socket *sock, struct sockaddr *uaddr, int len)
+{
+	struct sock *sk = sock->sk;
+	struct mrt_sock *ms = mrt_sk(sk);
+	struct net *net = sock_net(sk);
+	struct mrt_addr addr;
+	u16 ep;
+	int err;
+
+	err = mrt_addr_from(sk, uaddr, len, &addr, &ep);
+	if (err)
+		return err;
+	if (!mrt_addr_any(&addr)) {
+		if (sk->sk_family == AF_INET) {
+			if (inet_addr_type(net, mrt_addr_v4(&addr)) != RTN_LOCAL)
+				return -EADDRNOTAVAIL;
+		} else if (!ipv6_chk_addr(net, &addr.a, NULL, 0)) {
+			return -EADDRNOTAVAIL;
+		}
+	}
+	return mrt_ep_bind(ms, &addr, ep);
+}
+
+static int mrt_autobind(struct mrt_sock *ms)
+{
+	struct mrt_addr any;
+	int err;
+
+	if (READ_ONCE(ms->ep))
+		return 0;
+	mrt_addr_any_of(ms->family, &any);
+	err = mrt_ep_bind(ms, &any, 0);
+	return err == -EINVAL ? 0 : err;	/* bound meanwhile */
+}
+
+static int mrt_connect(struct socket *sock, struct sockaddr *uaddr, int len,
+		       int flags)
+{
+	struct sock *sk = sock->sk;
+	struct mrt_sock *ms = mrt_sk(sk);
+	struct mrt_addr addr;
+	u16 ep;
+	int err;
+
+	if (len >= (int)sizeof(uaddr->sa_family) &&
+	    uaddr->sa_family == AF_UNSPEC) {
+		spin_lock_bh(&ms->lock);
+		ms->connected = false;
+		spin_unlock_bh(&ms->lock);
+		return 0;
+	}
+	err = mrt_addr_from(sk, uaddr, len, &addr, &ep);
+	if (err)
+		return err;
+	if (!ep || mrt_addr_any(&addr))
+		return -EINVAL;
+	err = mrt_autobind(ms);
+	if (err)
+		return err;
+	spin_lock_bh(&ms->lock);
+	ms->peer = addr;
+	ms->peer_ep = ep;
+	ms->connected = true;
+	spin_unlock_bh(&ms->lock);
+	return 0;
+}
+
+static int mrt_getname(struct socket *sock, struct sockaddr *uaddr, int peer)
+{
+	struct sock *sk = sock->sk;
+	struct mrt_sock *ms = mrt_sk(sk);
+	struct mrt_addr addr;
+	u16 ep;
+
+	spin_lock_bh(&ms->lock);
+	if (peer) {
+		if (!ms->connected) {
+			spin_unlock_bh(&ms->lock);
+			return -ENOTCONN;
+		}
+		addr = ms->peer;
+		ep = ms->peer_ep;
+	} else {
+		addr = ms->addr;
+		ep = ms->ep;
+		if (!ep)
+			mrt_addr_any_of(ms->family, &addr);
+	}
+	spin_unlock_bh(&ms->lock);
+	return mrt_addr_to(ms->family, &addr, ep, uaddr);
+}
+
+static __poll_t mrt_poll(struct file *file, struct socket *sock,
+			 poll_table *wait)
+{
+	struct sock *sk = sock->sk;
+	struct mrt_sock *ms = mrt_sk(sk);
+	__poll_t mask = 0;
+
+	sock_poll_wait(file, sock, wait);
+	if (!skb_queue_empty_lockless(&sk->sk_error_queue))
+		mask |= EPOLLERR |
+			(sock_flag(sk, SOCK_SELECT_ERR_QUEUE) ? EPOLLPRI : 0);
+	if (READ_ONCE(ms->rxq_len))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	if (sock_writeable(sk))
+		mask |= EPOLLOUT | EPOLLWRNORM | EPOLLWRBAND;
+	else
+		sk_set_bit(SOCKWQ_ASYNC_NOSPACE, sk);
+	return mask;
+}
+
+/* Room for a message of need bytes of buffer: an empty send buffer takes
+ * any message sendmsg() accepts.
+ */
+static bool mrt_snd_room(struct sock *sk, unsigned int need)
+{
+	int used = sk_wmem_alloc_get(sk);
+
+	return !used || used + need <= READ_ONCE(sk->sk_sndbuf);
+}
+
+static int mrt_cookie(struct msghdr *msg, u64 *cookie)
+{
+	struct cmsghdr *c;
+
+	for_each_cmsghdr(c, msg) {
+		if (!CMSG_OK(msg, c))
+			return -EINVAL;
+		if (c->cmsg_level != SOL_MRT)
+			continue;
+		if (c->cmsg_type != MRT_COOKIE ||
+		    c->cmsg_len != CMSG_LEN(sizeof(u64)))
+			return -EINVAL;
+		memcpy(cookie, CMSG_DATA(c), sizeof(u64));
+	}
+	return 0;
+}
+
+static void mrt_info_dest(struct mrt_sock *ms, struct mrt_dest *d)
+{
+	struct mrt_dest *old = NULL;
+
+	spin_lock_bh(&ms->lock);
+	if (ms->info_dest != d) {
+		old = ms->info_dest;
+		refcount_inc(&d->ref);
+		ms->info_dest = d;
+	}
+	spin_unlock_bh(&ms->lock);
+	if (old)
+		mrt_dest_put(old);
+}
+
+static int mrt_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
+{
+	struct sock *sk = sock->sk;
+	struct mrt_sock *ms = mrt_sk(sk);
+	struct mrt_net *mn = ms->mn;
+	unsigned int mss = mrt_attr(mn, MRT_A_mss);
+	unsigned int npkts, need, i;
+	struct sk_buff_head q, out;
+	struct mrt_tmsg *m = NULL;
+	struct mrt_pdc *pdc;
+	struct mrt_addr peer;
+	struct sk_buff *skb;
+	u64 cookie = 0;
+	long timeo;
+	u16 ep;
+	int err;
+
+	if (msg->msg_flags & ~(MSG_DONTWAIT | MSG_NOSIGNAL | MSG_EOR))
+		return -EOPNOTSUPP;
+	if (msg->msg_name) {
+		err = mrt_addr_from(sk, msg->msg_name, msg->msg_namelen, &peer, &ep);
+		if (err)
+			return err;
+		if (!ep || mrt_addr_any(&peer))
+			return -EINVAL;
+	} else {
+		spin_lock_bh(&ms->lock);
+		peer = ms->peer;
+		ep = ms->peer_ep;
+		err = ms->connected ? 0 : -EDESTADDRREQ;
+		spin_unlock_bh(&ms->lock);
+		if (err)
+			return err;
+	}
+	err = mrt_cookie(msg, &cookie);
+	if (err)
+		return err;
+	if (len > mrt_attr(mn, MRT_A_max_msg_bytes) ||
+	    len > (size_t)READ_ONCE(sk->sk_sndbuf))
+		return -EMSGSIZE;
+	err = mrt_autobind(ms);
+	if (err)
+		return err;
+
+	npkts = len ? DIV_ROUND_UP(len, mss) : 1;
+	need = len + npkts * SKB_TRUESIZE(MRT_HEADROOM);
+	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
+	while (!mrt_snd_room(sk, need)) {
+		if (!timeo)
+			return -EAGAIN;
+		if (signal_pending(current))
+			return sock_intr_errno(timeo);
+		timeo = wait_event_interruptible_timeout(*sk_sleep(sk),
+							 mrt_snd_room(sk, need),
+							 timeo);
+		if (timeo < 0)
+			return sock_intr_errno(timeo);
+	}
+
+	m = kzalloc(sizeof(*m), sk->sk_allocation);
+	if (!m)
+		return -ENOBUFS;
+	m->cookie = cookie;
+	m->len = len;
+	m->pkts_left = npkts;
+	__skb_queue_head_init(&q);
+	for (i = 0; i < npkts; i++) {
+		unsigned int off = i * mss, plen = min_t(size_t, mss, len - off);
+
+		skb = alloc_skb(MRT_HEADROOM + plen, sk->sk_allocation);
+		if (!skb) {
+			err = -ENOBUFS;
+			goto fail;
+		}
+		skb_reserve(skb, MRT_HEADROOM);
+		if (!copy_from_iter_full(skb_put(skb, plen), plen,
+					 &msg->msg_iter)) {
+			kfree_skb(skb);
+			err = -EFAULT;
+			goto fail;
+		}
+		skb_set_owner_w(skb, sk);
+		MRT_TX_CB(skb)->msg = m;
+		MRT_TX_CB(skb)->off = off;
+		MRT_TX_CB(skb)->flags = (i ? 0 : MRT_DATA_F_SOM) |
+					(i == npkts - 1 ? MRT_DATA_F_EOM : 0);
+		__skb_queue_tail(&q, skb);
+	}
+
+	pdc = mrt_pdc_tx_get(ms, &peer, ep, &err);
+	if (!pdc)
+		goto fail;
+	__skb_queue_head_init(&out);
+	spin_lock_bh(&ms->lock);
+	if (pdc->dead || ms->dead) {
+		spin_unlock_bh(&ms->lock);
+		err = -ECONNRESET;
+		goto fail;
+	}
+	if (pdc->ntmsgs >= MRT_MAX_TMSGS) {
+		spin_unlock_bh(&ms->lock);
+		err = -ENOBUFS;
+		goto fail;
+	}
+	m->msg_id = pdc->next_msg_id++;
+	list_add_tail(&m->node, &pdc->tmsgs);
+	pdc->ntmsgs++;
+	skb_queue_splice_tail_init(&q, &pdc->sendq);
+	ms->st.msgs_sent++;
+	mrt_stat(mn, MRT_S_MSGS_OUT, 1);
+	mrt_pdc_push(pdc, &out);
+	spin_unlock_bh(&ms->lock);
+	mrt_info_dest(ms, pdc->dest);
+
+	local_bh_disable();
+	rcu_read_lock();
+	mrt_xmit_queue(mn, &out);
+	rcu_read_unlock();
+	local_bh_enable();
+	return len;
+
+fail:
+	__skb_queue_purge(&q);
+	kfree(m);
+	return err;
+}
+
+void mrt_sock_deliver(struct mrt_sock *ms, struct mrt_rmsg *m)
+{
+	struct sock *sk = &ms->inet.sk;
+
+	list_add_tail(&m->node, &ms->rxq);
+	WRITE_ONCE(ms->rxq_len, ms->rxq_len + 1);
+	ms->st.msgs_rcvd++;
+	mrt_stat(ms->mn, MRT_S_MSGS_IN, 1);
+	sk->sk_data_ready(sk);
+}
+
+static int mrt_recv_err(struct sock *sk, struct msghdr *msg, size_t len,
+			int *addr_len)
+{
+	struct sock_exterr_skb *serr;
+	struct mrt_errq_tail tail;
+	struct sk_buff *skb;
+	size_t copied;
+	int err;
+
+	skb = sock_dequeue_err_skb(sk);
+	if (!skb)
+		return -EAGAIN;
+	copied = min_t(size_t, len, skb->len);
+	if (copied < skb->len)
+		msg->msg_flags |= MSG_TRUNC;
+	err = skb_copy_datagram_msg(skb, 0, msg, copied);
+	if (err)
+		goto out;
+	/* the peer lies just past the data, within the buffer */
+	memcpy(&tail, skb_tail_pointer(skb), sizeof(tail));
+	if (msg->msg_name)
+		*addr_len = mrt_addr_to(tail.family, &tail.peer, tail.peer_ep,
+					msg->msg_name);
+	serr = SKB_EXT_ERR(skb);
+	if (sk->sk_family == AF_INET)
+		put_cmsg(msg, SOL_IP, IP_RECVERR, sizeof(serr->ee), &serr->ee);
+	else
+		put_cmsg(msg, SOL_IPV6, IPV6_RECVERR, sizeof(serr->ee), &serr->ee);
+	msg->msg_flags |= MSG_ERRQUEUE;
+	err = copied;
+out:
+	consume_skb(skb);
+	return err;
+}
+
+static bool mrt_rx_ready(struct mrt_sock *ms)
+{
+	return READ_ONCE(ms->rxq_len) ||
+	       !skb_queue_empty_lockless(&ms->inet.sk.sk_error_queue);
+}
+
+static int mrt_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
+		       int flags)
+{
+	struct sock *sk = sock->sk;
+	struct mrt_sock *ms = mrt_sk(sk);
+	struct mrt_rmsg *m;
+	struct sk_buff *skb;
+	size_t copied = 0;
+	long timeo;
+	int err = 0;
+
+	if (flags & ~(MSG_DONTWAIT | MSG_PEEK | MSG_TRUNC | MSG_ERRQUEUE |
+		      MSG_WAITALL | MSG_CMSG_COMPAT))
+		return -EOPNOTSUPP;
+	if (flags & MSG_ERRQUEUE)
+		return mrt_recv_err(sk, msg, len, &msg->msg_namelen);
+
+	timeo = sock_rcvtimeo(sk, flags & MSG_DONTWAIT);
+	lock_sock(sk);		/* one reader at a time: MSG_PEEK copies in place */
+	while (!READ_ONCE(ms->rxq_len)) {
+		release_sock(sk);
+		if (!timeo)
+			return -EAGAIN;
+		if (signal_pending(current))
+			return sock_intr_errno(timeo);
+		timeo = wait_event_interruptible_timeout(*sk_sleep(sk),
+							 mrt_rx_ready(ms), timeo);
+		if (timeo < 0)
+			return sock_intr_errno(timeo);
+		lock_sock(sk);
+	}
+	spin_lock_bh(&ms->lock);
+	m = list_first_entry(&ms->rxq, struct mrt_rmsg, node);
+	if (!(flags & MSG_PEEK)) {
+		list_del(&m->node);
+		WRITE_ONCE(ms->rxq_len, ms->rxq_len - 1);
+	}
+	spin_unlock_bh(&ms->lock);
+
+	skb_queue_walk(&m->frags, skb) {
+		size_t n = min_t(size_t, skb->len, len - copied);
+
+		if (!n)
+			break;
+		err = skb_copy_datagram_msg(skb, 0, msg, n);
+		if (err)
+			break;
+		copied += n;
+	}
+	if (err && !(flags & MSG_PEEK)) {
+		/* nothing is lost: the message goes back first in line */
+		spin_lock_bh(&ms->lock);
+		list_add(&m->node, &ms->rxq);
+		WRITE_ONCE(ms->rxq_len, ms->rxq_len + 1);
+		spin_unlock_bh(&ms->lock);
+		release_sock(sk);
+		return err;
+	}
+	release_sock(sk);
+	if (err)
+		return err;
+	if (msg->msg_name)
+		msg->msg_namelen = mrt_addr_to(m->family, &m->peer, m->peer_ep,
+					       msg->msg_name);
+	msg->msg_flags |= MSG_EOR;
+	if (copied < m->len)
+		msg->msg_flags |= MSG_TRUNC;
+	err = flags & MSG_TRUNC ? m->len : copied;
+	if (!(flags & MSG_PEEK)) {
+		__skb_queue_purge(&m->frags);
+		kfree(m);
+	}
+	return err;
+}
+
+static int mrt_setsockopt(struct socket *sock, int level, int optname,
+			  sockptr_t optval, unsigned int optlen)
+{
+	struct mrt_sock *ms = mrt_sk(sock->sk);
+	int val;
+
+	if (level != SOL_MRT)
+		return -ENOPROTOOPT;
+	if (optlen < sizeof(int))
+		return -EINVAL;
+	if (copy_from_sockptr(&val, optval, sizeof(val)))
+		return -EFAULT;
+	switch (optname) {
+	case MRT_ORDERED:
+		WRITE_ONCE(ms->ordered, !!val);
+		return 0;
+	case MRT_CONFIRM:
+		WRITE_ONCE(ms->confirm, !!val);
+		return 0;
+	}
+	return -ENOPROTOOPT;
+}
+
+static void mrt_get_info(struct mrt_sock *ms, struct mrt_info *info)
+{
+	struct mrt_pdc *pdc;
+	struct mrt_dest *d;
+
+	memset(info, 0, sizeof(*info));
+	info->mrti_size = sizeof(*info);
+	spin_lock_bh(&ms->lock);
+	list_for_each_entry(pdc, &ms->pdc_list, snode)
+		info->mrti_pdcs++;
+	info->mrti_msgs_sent = ms->st.msgs_sent;
+	info->mrti_msgs_rcvd = ms->st.msgs_rcvd;
+	info->mrti_msgs_failed = ms->st.msgs_failed;
+	info->mrti_rtx_sack = ms->st.rtx_sack;
+	info->mrti_rtx_trim = ms->st.rtx_trim;
+	info->mrti_rtx_rto = ms->st.rtx_rto;
+	info->mrti_rto_events = ms->st.rto_events;
+	info->mrti_trims = ms->st.trims;
+	info->mrti_rcvbuf_drops = ms->st.rcvbuf_drops;
+	d = ms->info_dest;
+	if (d) {
+		spin_lock(&d->lock);
+		info->mrti_cwnd_bytes = d->cc.cwnd;
+		info->mrti_max_cwnd_bytes = d->cc.max_wnd;
+		info->mrti_inflight_bytes = max_t(s64, d->cc.inflight, 0);
+		info->mrti_base_rtt_ns = d->cc.base_rtt;
+		info->mrti_srtt_us = d->srtt_us;
+		info->mrti_avg_delay_ns = nscc_avg_delay(&d->cc);
+		info->mrti_qa_count = d->cc.st.qa_count;
+		info->mrti_fi_count = d->cc.st.fi_count;
+		spin_unlock(&d->lock);
+	}
+	spin_unlock_bh(&ms->lock);
+}
+
+static int mrt_getsockopt(struct socket *sock, int level, int optname,
+			  char __user *optval, int __user *optlen)
+{
+	struct mrt_sock *ms = mrt_sk(sock->sk);
+	struct mrt_info info;
+	int len, val;
+
+	if (level != SOL_MRT)
+		return -ENOPROTOOPT;
+	if (get_user(len, optlen))
+		return -EFAULT;
+	if (len < 0)
+		return -EINVAL;
+	switch (optname) {
+	case MRT_INFO:
+		mrt_get_info(ms, &info);
+		len = min_t(unsigned int, len, sizeof(info));
+		if (put_user(len, optlen) || copy_to_user(optval, &info, len))
+			return -EFAULT;
+		return 0;
+	case MRT_ORDERED:
+		val = READ_ONCE(ms->ordered);
+		break;
+	case MRT_CONFIRM:
+		val = READ_ONCE(ms->confirm);
+		break;
+	default:
+		return -ENOPROTOOPT;
+	}
+	len = min_t(unsigned int, len, sizeof(val));
+	if (put_user(len, optlen) || copy_to_user(optval, &val, len))
+		return -EFAULT;
+	return 0;
+}
+
+static int mrt_release(struct socket *sock)
+{
+	struct sock *sk = sock->sk;
+	struct mrt_sock *ms;
+	struct mrt_rmsg *m, *n;
+	struct mrt_dest *d;
+	LIST_HEAD(rxq);
+
+	if (!sk)
+		return 0;
+	ms = mrt_sk(sk);
+	spin_lock_bh(&ms->lock);
+	ms->dead = true;
+	spin_unlock_bh(&ms->lock);
+	mrt_ep_unbind(ms);
+	mrt_sock_close_pdcs(ms);
+
+	spin_lock_bh(&ms->lock);
+	list_splice_init(&ms->rxq, &rxq);
+	WRITE_ONCE(ms->rxq_len, 0);
+	d = ms->info_dest;
+	ms->info_dest = NULL;
+	spin_unlock_bh(&ms->lock);
+	list_for_each_entry_safe(m, n, &rxq, node) {
+		__skb_queue_purge(&m->frags);
+		kfree(m);
+	}
+	if (d)
+		mrt_dest_put(d);
+	if (ms->tunnel)
+		mrt_tunnel_put(ms->mn);
+
+	sock_orphan(sk);
+	sock->sk = NULL;
+	sock_put(sk);
+	return 0;
+}
+
+static int mrt_sk_init(struct sock *sk)
+{
+	struct mrt_sock *ms = mrt_sk(sk);
+	unsigned int i;
+	int err;
+
+	spin_lock_init(&ms->lock);
+	ms->mn = mrt_net(sock_net(sk));
+	ms->family = sk->sk_family;
+	mrt_addr_any_of(ms->family, &ms->addr);
+	for (i = 0; i < ARRAY_SIZE(ms->pdcs); i++)
+		INIT_HLIST_HEAD(&ms->pdcs[i]);
+	INIT_LIST_HEAD(&ms->pdc_list);
+	INIT_LIST_HEAD(&ms->rxq);
+	INIT_LIST_HEAD(&ms->partial);
+	sock_set_flag(sk, SOCK_RCU_FREE);
+	err = mrt_tunnel_get(ms->mn);
+	if (err)
+		return err;
+	ms->tunnel = true;
+	return 0;
+}
+
+/* Only sk_common_release() calls these, when mrt_sk_init() fails. */
+static int mrt_hash(struct sock *sk)
+{
+	return 0;
+}
+
+static void mrt_unhash(struct sock *sk)
+{
+}
+
+static struct proto mrt_prot = {
+	.name		= "MRT",
+	.owner		= THIS_MODULE,
+	.init		= mrt_sk_init,
+	.hash		= mrt_hash,
+	.unhash		= mrt_unhash,
+	.obj_size	= sizeof(struct mrt_sock),
+};
+
+static struct proto mrt6_prot = {
+	.name		= "MRTv6",
+	.owner		= THIS_MODULE,
+	.init		= mrt_sk_init,
+	.hash		= mrt_hash,
+	.unhash		= mrt_unhash,
+	.obj_size	= sizeof(struct mrt6_sock),
+};
+
+#define MRT_OPS(_family)				\
+	{						\
+		.family		= (_family),		\
+		.owner		= THIS_MODULE,		\
+		.release	= mrt_release,		\
+		.bind		= mrt_bind,		\
+		.connect	= mrt_connect,		\
+		.socketpair	= sock_no_socketpair,	\
+		.accept		= sock_no_accept,	\
+		.getname	= mrt_getname,		\
+		.poll		= mrt_poll,		\
+		.ioctl		= sock_no_ioctl,	\
+		.listen		= sock_no_listen,	\
+		.shutdown	= sock_no_shutdown,	\
+		.setsockopt	= mrt_setsockopt,	\
+		.getsockopt	= mrt_getsockopt,	\
+		.sendmsg	= mrt_sendmsg,		\
+		.recvmsg	= mrt_recvmsg,		\
+		.mmap		= sock_no_mmap,		\
+		.sendpage	= sock_no_sendpage,	\
+	}
+
+static const struct proto_ops mrt_ops = MRT_OPS(PF_INET);
+static const struct proto_ops mrt6_ops = MRT_OPS(PF_INET6);
+
+static struct inet_protosw mrt_protosw = {
+	.type		= SOCK_RDM,
+	.protocol	= IPPROTO_MRT,
+	.prot		= &mrt_prot,
+	.ops		= &mrt_ops,
+};
+
+static struct inet_protosw mrt6_protosw = {
+	.type		= SOCK_RDM,
+	.protocol	= IPPROTO_MRT,
+	.prot		= &mrt6_prot,
+	.ops		= &mrt6_ops,
+};
+
+int mrt_sock_register(void)
+{
+	int err;
+
+	err = proto_register(&mrt_prot, 1);
+	if (err)
+		return err;
+	err = proto_register(&mrt6_prot, 1);
+	if (err)
+		goto out_prot;
+	inet_register_protosw(&mrt_protosw);
+	err = inet6_register_protosw(&mrt6_protosw);
+	if (err)
+		goto out_sw;
+	return 0;
+
+out_sw:
+	inet_unregister_protosw(&mrt_protosw);
+	proto_unregister(&mrt6_prot);
+out_prot:
+	proto_unregister(&mrt_prot);
+	return err;
+}
+
+void mrt_sock_unregister(void)
+{
+	inet6_unregister_protosw(&mrt6_protosw);
+	inet_unregister_protosw(&mrt_protosw);
+	proto_unregister(&mrt6_prot);
+	proto_unregister(&mrt_prot);
+}

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mrt over UDP: the per-netns tunnel sockets that receive every mrt packet
+ * (one per family, bound to udp_port), and the transmit path.  The UDP
+ * source port is the packet's entropy value (EV).  The UDP stack checks
+ * lengths and checksums before it hands a datagram to mrt_udp_rcv(), so a
+ * switch that trims a packet must fix both up (sch_fabric does).
+ */
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/udp.h>
+#include <net/inet_ecn.h>
+#include <net/ip.h>
+#include <net/ip6_route.h>
+#include <net/ipv6_stubs.h>
+#include <net/route.h>
+#include <net/udp.h>
+#include <net/udp_tunnel.h>
+
+#include "mrt.h"
+
+static int mrt_udp_rcv(struct sock *usk, struct sk_buff *skb)
+{
+	struct mrt_net *mn = rcu_dereference_sk_user_data(usk);
+	struct mrt_addr src, dst;
+	u8 family, ds;
+
+	if (!mn || !pskb_may_pull(skb, sizeof(struct udphdr))) {
+		kfree_skb(skb);
+		return 0;
+	}
+	if (ip_hdr(skb)->version == 4) {
+		const struct iphdr *iph = ip_hdr(skb);
+
+		family = AF_INET;
+		mrt_addr_set_v4(&src, iph->saddr);
+		mrt_addr_set_v4(&dst, iph->daddr);
+		ds = iph->tos;
+	} else {
+		const struct ipv6hdr *ip6h = ipv6_hdr(skb);
+
+		family = AF_INET6;
+		src.a = ip6h->saddr;
+		dst.a = ip6h->daddr;
+		ds = ipv6_get_dsfield(ip6h);
+	}
+	__skb_pull(skb, sizeof(struct udphdr));
+	mrt_rcv(mn, skb, &src, &dst, family, ds);
+	return 0;
+}
+
+static int mrt_tunnel_open(struct mrt_net *mn, u8 family, __be16 port,
+			   struct socket **sockp)
+{
+	struct udp_tunnel_sock_cfg tcfg = {
+		.sk_user_data	= mn,
+		.encap_type	= 1,
+		.encap_rcv	= mrt_udp_rcv,
+	};
+	struct udp_port_cfg cfg = {
+		.family		= family,
+		.local_udp_port	= port,
+	};
+	int err;
+
+	if (family == AF_INET6) {
+		cfg.ipv6_v6only = 1;
+		cfg.use_udp6_rx_checksums = 1;
+		cfg.use_udp6_tx_checksums = 1;
+	}
+	err = udp_sock_create(mn->net, &cfg, sockp);
+	if (err)
+		return err;
+	setup_udp_tunnel_sock(mn->net, *sockp, &tcfg);
+	return 0;
+}
+
+/* With the netns's first mrt socket: open the tunnels on udp_port. */
+int mrt_tunnel_get(struct mrt_net *mn)
+{
+	__be16 port = htons(mrt_attr(mn, MRT_A_udp_port));
+	int err = 0;
+
+	mutex_lock(&mn->tun_lock);
+	if (mn->tun_users++)
+		goto out;
+	err = mrt_tunnel_open(mn, AF_INET, port, &mn->tun4);
+	if (err)
+		goto fail;
+	if (ipv6_mod_enabled()) {
+		err = mrt_tunnel_open(mn, AF_INET6, port, &mn->tun6);
+		if (err) {
+			udp_tunnel_sock_release(mn->tun4);
+			mn->tun4 = NULL;
+			goto fail;
+		}
+	}
+	mn->port = port;
+	goto out;
+fail:
+	mn->tun_users--;
+out:
+	mutex_unlock(&mn->tun_lock);
+	return err;
+}
+
+void mrt_tunnel_put(struct mrt_net *mn)
+{
+	struct socket *s4, *s6;
+
+	mutex_lock(&mn->tun_lock);
+	if (!--mn->tun_users) {
+		s4 = mn->tun4;
+		s6 = mn->tun6;
+		WRITE_ONCE(mn->tun4, NULL);
+		WRITE_ONCE(mn->tun6, NULL);
+		/* Transmitters (BH, RCU) may still hold the old pointers. */
+		synchronize_net();
+		if (s6)
+			udp_tunnel_sock_release(s6);
+		udp_tunnel_sock_release(s4);
+	}
+	mutex_unlock(&mn->tun_lock);
+}
+
+struct sk_buff *mrt_alloc_ctl(unsigned int hlen)
+{
+	struct sk_buff *skb = alloc_skb(MRT_HEADROOM + hlen, GFP_ATOMIC);
+
+	if (skb)
+		skb_reserve(skb, MRT_HEADROOM);
+	return skb;
+}
+
+static int mrt_xmit4(struct mrt_net *mn, struct sk_buff *skb)
+{
+	struct mrt_xmit_cb *cb = MRT_XMIT_CB(skb);
+	struct dst_cache *cache = cb->pdc ? &cb->pdc->dst : NULL;
+	__be32 saddr = cb->saddr.s6_addr32[3];
+	struct rtable *rt = NULL;
+	struct socket *tun;
+	struct flowi4 fl4;
+	struct sock *usk;
+
+	tun = READ_ONCE(mn->tun4);
+	if (!tun)
+		return -ENETDOWN;
+	usk = tun->sk;
+	if (cache)
+		rt = dst_cache_get_ip4(cache, &saddr);
+	if (!rt) {
+		memset(&fl4, 0, sizeof(fl4));
+		fl4.flowi4_proto = IPPROTO_UDP;
+		fl4.daddr = cb->daddr.s6_addr32[3];
+		fl4.saddr = cb->saddr.s6_addr32[3];
+		fl4.flowi4_tos = RT_TOS(cb->tos);
+		fl4.fl4_sport = cb->sport;
+		fl4.fl4_dport = mn->port;
+		rt = ip_route_output_key(mn->net, &fl4);
+		if (IS_ERR(rt))
+			return PTR_ERR(rt);
+		saddr = fl4.saddr;
+		if (cache)
+			dst_cache_set_ip4(cache, &rt->dst, saddr);
+	}
+	skb_scrub_packet(skb, false);
+	udp_tunnel_xmit_skb(rt, usk, skb, saddr, cb->daddr.s6_addr32[3],
+			    cb->tos, ip4_dst_hoplimit(&rt->dst), htons(IP_DF),
+			    cb->sport, mn->port, false, false);
+	return 0;
+}
+
+static int mrt_xmit6(struct mrt_net *mn, struct sk_buff *skb)
+{
+	struct mrt_xmit_cb *cb = MRT_XMIT_CB(skb);
+	struct dst_cache *cache = cb->pdc ? &cb->pdc->dst : NULL;
+	struct in6_addr saddr = cb->saddr, daddr = cb->daddr;
+	struct dst_entry *dst = NULL;
+	struct socket *tun;
+	struct flowi6 fl6;
+	struct sock *usk;
+	u8 tos = cb->tos;
+	__be16 sport = cb->sport;
+
+	tun = READ_ONCE(mn->tun6);
+	if (!tun)
+		return -ENETDOWN;
+	usk = tun->sk;
+	if (cache)
+		dst = dst_cache_get_ip6(cache, &saddr);
+	if (!dst) {
+		memset(&fl6, 0, sizeof(fl6));
+		fl6.flowi6_proto = IPPROTO_UDP;
+		fl6.daddr = daddr;
+		fl6.saddr = saddr;
+		fl6.fl6_sport = sport;
+		fl6.fl6_dport = mn->port;
+		dst = ipv6_stub->ipv6_dst_lookup_flow(mn->net, usk, &fl6, NULL);
+		if (IS_ERR(dst))
+			return PTR_ERR(dst);
+		saddr = fl6.saddr;
+		if (cache)
+			dst_cache_set_ip6(cache, dst, &saddr);
+	}
+	skb_scrub_packet(skb, false);
+	return udp_tunnel6_xmit_skb(dst, usk, skb, dst->dev, &saddr, &daddr,
+				    tos, ip6_dst_hoplimit(dst), 0, sport,
+				    mn->port, false);
+}
+
+void mrt_xmit_queue(struct mrt_net *mn, struct sk_buff_head *q)
+{
+	struct sk_buff *skb;
+	int err;
+
+	while ((skb = __skb_dequeue(q))) {
+		struct mrt_pdc *pdc = MRT_XMIT_CB(skb)->pdc;
+		unsigned int len = skb->len;
+
+		if (MRT_XMIT_CB(skb)->family == AF_INET)
+			err = mrt_xmit4(mn, skb);
+		else
+			err = mrt_xmit6(mn, skb);
+		if (err) {
+			/* A data packet's PDC learns it: when the retry
+			 * budget runs out, its messages fail with this.
+			 */
+			if (pdc)
+				WRITE_ONCE(pdc->xmit_err, err);
+			mrt_stat(mn, MRT_S_ROUTE_ERRORS, 1);
+			kfree_skb(skb);
+			continue;
+		}
+		if (pdc)
+			WRITE_ONCE(pdc->xmit_err, 0);
+		mrt_stat(mn, MRT_S_PKTS_OUT, 1);
+		mrt_stat(mn, MRT_S_BYTES_OUT, len);
+	}
+}

@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Digest-checked messages over mrt sockets, for the VM selftests.
+
+  mrtmsg.py server ADDR EP --count N [--timeout S] [--rcvbuf B] [--ordered]
+  mrtmsg.py client ADDR EP --count N [--max-size B] [--seed S] [--sndbuf B]
+                   [--confirm] [--cookie-base C] [--wait S]
+
+Every message of 40 bytes or more is a sequence number, the SHA-256 of
+the rest, and bytes drawn from a generator seeded with the sequence
+number; shorter ones (0 to 39 bytes) are the sequence number's bytes cut
+to the size, so the server counts each message once, by sequence number,
+and checks it whole.  Sizes are log-uniform between 0 and --max-size, so
+small and large messages both occur.  Each prints one JSON line.
+"""
+import argparse
+import hashlib
+import json
+import random
+import select
+import socket
+import struct
+import sys
+import time
+
+SOL_MRT = 253
+IPPROTO_MRT = 253
+MRT_CONFIRM = 3
+MRT_ORDERED = 2
+MRT_COOKIE = 4
+MRT_EE_FAILED = 1
+MRT_EE_DELIVERED = 2
+IP_RECVERR = 11
+IPV6_RECVERR = 25
+SOL_IPV6 = 41
+
+
+def family_of(addr):
+    return socket.AF_INET6 if ':' in addr else socket.AF_INET
+
+
+def sizes(count, max_size, seed):
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        if max_size == 0 or rng.random() < 0.02:
+            out.append(0)
+        else:
+            out.append(min(max_size, int(2 ** rng.uniform(0, max_size.bit_length()))))
+    return out
+
+
+def message(seq, size):
+    if size < 40:
+        return struct.pack('>Q', seq)[:size].ljust(size, b'\0')
+    body = random.Random(seq).randbytes(size - 40)
+    return struct.pack('>Q', seq) + hashlib.sha256(body).digest() + body
+
+
+def check(data):
+    """Returns (seq or None, ok) for a received message."""
+    if len(data) < 40:
+        return None, True
+    seq = struct.unpack('>Q', data[:8])[0]
+    return seq, hashlib.sha256(data[40:]).digest() == data[8:40]
+
+
+def mksock(addr, bufopt, size):
+    s = socket.socket(family_of(addr), socket.SOCK_RDM, IPPROTO_MRT)
+    if size:
+        s.setsockopt(socket.SOL_SOCKET, bufopt, size)
+    return s
+
+
+def parse_err(anc):
+    for level, typ, data in anc:
+        if (level, typ) in ((socket.SOL_IP, IP_RECVERR), (SOL_IPV6, IPV6_RECVERR)):
+            errno_, origin, etype, code, pad, info, edata = struct.unpack('=IBBBBII', data[:16])
+            return errno_, etype, info
+    return None
+
+
+def drain_errq(s, report):
+    while True:
+        try:
+            data, anc, flags, addr = s.recvmsg(64, 256, socket.MSG_ERRQUEUE | socket.MSG_DONTWAIT)
+        except BlockingIOError:
+            return
+        e = parse_err(anc)
+        if not e:
+            report['errq_bad'] += 1
+            continue
+        cookie = struct.unpack('=Q', data[:8])[0] if len(data) >= 8 else None
+        errno_, etype, info = e
+        if etype == MRT_EE_DELIVERED:
+            report['confirmed'] += 1
+            report['confirmed_cookies'].append(cookie)
+        else:
+            report['errors'].append({'errno': errno_, 'cookie': cookie, 'len': info,
+                                     'peer': list(addr[:2])})
+
+
+def server(a):
+    s = mksock(a.addr, socket.SO_RCVBUF, a.rcvbuf)
+    s.bind((a.addr, a.ep))
+    if a.ordered:
+        s.setsockopt(SOL_MRT, MRT_ORDERED, 1)
+    if a.ready:
+        open(a.ready, 'w').close()
+    seen, bad, dups, small, nbytes, order_breaks, last = set(), 0, 0, 0, 0, 0, -1
+    deadline = time.monotonic() + a.timeout
+    n = 0
+    while n < a.count and time.monotonic() < deadline:
+        r, _, _ = select.select([s], [], [], max(0.0, min(1.0, deadline - time.monotonic())))
+        if not r:
+            continue
+        data, anc, flags, addr = s.recvmsg(a.bufsize)
+        n += 1
+        nbytes += len(data)
+        if not flags & socket.MSG_EOR or flags & socket.MSG_TRUNC:
+            bad += 1
+            continue
+        seq, ok = check(data)
+        if seq is None:
+            small += 1
+            continue
+        if not ok:
+            bad += 1
+        elif seq in seen:
+            dups += 1
+        else:
+            seen.add(seq)
+            if seq < last:
+                order_breaks += 1
+            last = seq
+    print(json.dumps({'received': n, 'distinct': len(seen), 'small': small, 'bad': bad,
+                      'dups': dups, 'bytes': nbytes, 'order_breaks': order_breaks,
+                      'digests': sorted(seen)[-1:] and hashlib.sha256(
+                          ','.join(map(str, sorted(seen))).encode()).hexdigest()}))
+
+
+def client(a):
+    s = mksock(a.addr, socket.SO_SNDBUF, a.sndbuf)
+    if a.confirm:
+        s.setsockopt(SOL_MRT, MRT_CONFIRM, 1)
+    report = {'sent': 0, 'big': 0, 'bytes': 0, 'errors': [], 'confirmed': 0,
+              'confirmed_cookies': [], 'errq_bad': 0, 'send_errors': {}}
+    for seq, size in enumerate(sizes(a.count, a.max_size, a.seed)):
+        data = message(seq, size)
+        anc = [(SOL_MRT, MRT_COOKIE, struct.pack('=Q', a.cookie_base + seq))]
+        while True:
+            try:
+                s.sendmsg([data], anc, 0, (a.addr, a.ep))
+                break
+            except OSError as e:
+                if e.errno == 11:       # EAGAIN only with a send timeout
+                    continue
+                report['send_errors'][e.strerror] = report['send_errors'].get(e.strerror, 0) + 1
+                break
+        else:
+            continue
+        report['sent'] += 1
+        report['big'] += size >= 40
+        report['bytes'] += size
+        drain_errq(s, report)
+    deadline = time.monotonic() + a.wait
+    want = a.count if a.confirm else 0
+    while time.monotonic() < deadline:
+        drain_errq(s, report)
+        if a.confirm and report['confirmed'] + len(report['errors']) >= want:
+            break
+        if not a.confirm and a.expect_errors and len(report['errors']) >= a.expect_errors:
+            break
+        select.select([s], [], [], 0.2)
+    drain_errq(s, report)
+    report['confirmed_cookies'] = len(set(report['confirmed_cookies']))
+    print(json.dumps(report))
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument('mode', choices=['server', 'client'])
+    p.add_argument('addr')
+    p.add_argument('ep', type=int)
+    p.add_argument('--count', type=int, default=100)
+    p.add_argument('--max-size', type=int, default=65536)
+    p.add_argument('--seed', type=int, default=1)
+    p.add_argument('--timeout', type=float, default=120)
+    p.add_argument('--wait', type=float, default=0)
+    p.add_argument('--rcvbuf', type=int, default=0)
+    p.add_argument('--sndbuf', type=int, default=0)
+    p.add_argument('--bufsize', type=int, default=1 << 23)
+    p.add_argument('--ordered', action='store_true')
+    p.add_argument('--confirm', action='store_true')
+    p.add_argument('--expect-errors', type=int, default=0)
+    p.add_argument('--cookie-base', type=int, default=1000)
+    p.add_argument('--ready')
+    a = p.parse_args()
+    (server if a.mode == 'server' else client)(a)
+
+
+if __name__ == '__main__':
+    sys.exit(main())
