@@ -136,6 +136,7 @@ static int __net_init mrt_net_init(struct net *net)
 	spin_lock_init(&mn->lock);
 	xa_init(&mn->pdcs);
 	INIT_DELAYED_WORK(&mn->gc, mrt_gc_work);
+	INIT_WORK(&mn->tun_work, mrt_tunnel_put_work);
 	/* NACKs answering packets for no PDC or no socket: 100 per second */
 	ratelimit_state_init(&mn->nack_rl, HZ, 100);
 	ratelimit_set_flags(&mn->nack_rl, RATELIMIT_MSG_ON_RELEASE);
@@ -155,8 +156,9 @@ static void __net_exit mrt_net_exit(struct net *net)
 	struct mrt_net *mn = mrt_net(net);
 
 	/* User sockets hold the netns, so none is left, and the tunnels
-	 * went with the last one.
+	 * go with the last one's work.
 	 */
+	flush_work(&mn->tun_work);
 	WARN_ON_ONCE(mn->tun_users);
 	cancel_delayed_work_sync(&mn->gc);
 	WARN_ON_ONCE(!xa_empty(&mn->pdcs));

@@ -98,6 +98,8 @@ enum mrt_attr_id {
 	EM(MRT_S_ALLOC_FAIL, alloc_failures)				\
 	EM(MRT_S_ACK_UNSENT, ack_unsent_psns)				\
 	EM(MRT_S_BAD_REASSEMBLY, bad_reassembly)			\
+	EM(MRT_S_OVERSIZE, oversize_msgs)				\
+	EM(MRT_S_ERRQ_DROPS, errq_drops)				\
 	EMe(MRT_S_CTRL_IN, ctrl_in)
 
 #define EM(a, b)	a,
@@ -155,6 +157,8 @@ struct mrt_net {
 	struct socket *tun4;
 	struct socket *tun6;
 	__be16 port;			/* the tunnels' port */
+	atomic_t tun_puts;		/* closed sockets' puts, for tun_work */
+	struct work_struct tun_work;
 	spinlock_t lock;		/* eps, dests */
 	struct hlist_head eps[1 << MRT_EP_HASH_BITS];
 	struct hlist_head dests[1 << MRT_DEST_HASH_BITS];
@@ -197,6 +201,7 @@ struct mrt_sock {
 	bool bound_addr;		/* bound to an address, not any */
 	bool hashed;
 	bool tunnel;			/* holds mrt_tunnel_get() */
+	void (*inet_destruct)(struct sock *sk);
 	bool dead;			/* released: no new PDCs */
 	bool connected;
 	bool ordered;			/* MRT_ORDERED */
@@ -254,6 +259,7 @@ struct mrt_tmsg {
 /* A sender's packet, per PSN. */
 struct mrt_slot {
 	struct sk_buff *skb;		/* the payload; NULL once acknowledged */
+	u32 psn;			/* whose slot it is */
 	u64 sent_ns;
 	u32 bytes;			/* nominal */
 	u8 tx_count;
@@ -319,6 +325,7 @@ struct mrt_pdc {
 	u8 state;
 	u8 family;
 	bool dead;
+	bool linked;			/* on its socket: others may use it */
 	struct mrt_addr peer;
 	struct mrt_addr local;		/* any: the route's */
 	u16 peer_ep;
@@ -371,7 +378,7 @@ struct mrt_errq_tail {
 
 /* udp.c */
 int mrt_tunnel_get(struct mrt_net *mn);
-void mrt_tunnel_put(struct mrt_net *mn);
+void mrt_tunnel_put_work(struct work_struct *w);
 
 /* What an skb to be sent carries (skb->cb): where it goes. */
 struct mrt_xmit_cb {
@@ -392,8 +399,8 @@ struct sk_buff *mrt_alloc_ctl(unsigned int hlen);
 /* pdc.c */
 int mrt_rcv(struct mrt_net *mn, struct sk_buff *skb, const struct mrt_addr *src,
 	    const struct mrt_addr *dst, u8 family, u8 dsfield);
-struct mrt_pdc *mrt_pdc_tx_get(struct mrt_sock *ms, const struct mrt_addr *peer,
-			       u16 peer_ep, int *err);
+struct mrt_pdc *mrt_pdc_tx_lock(struct mrt_sock *ms, const struct mrt_addr *peer,
+				u16 peer_ep, int *err);
 void mrt_pdc_push(struct mrt_pdc *pdc, struct sk_buff_head *out);
 void mrt_pdc_close(struct mrt_pdc *pdc, int err, struct sk_buff_head *out);
 void mrt_dest_kick(struct mrt_dest *d);

@@ -19,11 +19,11 @@ MRT_ATTR(max_psn_range, U32, 1024, 64, 16384, "packets",
 	 "PSN window of a PDC (the spec's MaxPSNRange): a power of two from 64 to 16384")
 MRT_ATTR(sack_loss_min_retx_pkts, U32, 512, 1, 16384, "packets",
 	 "A packet is presumed lost once a SACK reports a PSN more than this above it")
-MRT_ATTR(rto_min_us, U32, 2000, 10, 10000000, "us",
+MRT_ATTR(rto_min_us, U32, 10000, 10, 10000000, "us",
 	 "Smallest retransmission timeout (us)")
 MRT_ATTR(rto_max_us, U32, 1000000, 10, 60000000, "us",
 	 "Largest retransmission timeout (us), after the per-packet backoff too")
-MRT_ATTR(retry_budget, U32, 8, 1, 255, "retransmissions",
+MRT_ATTR(retry_budget, U32, 8, 1, 100, "retransmissions",
 	 "Retransmissions of one packet before its message fails with ETIMEDOUT")
 MRT_ATTR(ack_every_pkts, U32, 1, 1, 64, "packets",
 	 "Receiver: ACK every this many data packets; at once on CE, RETX, AR, duplicates, EOM")

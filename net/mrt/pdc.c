@@ -23,6 +23,9 @@
 
 #include "mrt.h"
 
+/* Error-queue entries a full receive buffer still takes. */
+#define MRT_ERRQ_MIN	1024
+
 /* The nominal bytes of a packet with this payload: its IP datagram. */
 u32 mrt_nominal(u8 family, u32 payload)
 {
@@ -251,6 +254,7 @@ out_dec:
 
 static void mrt_pdc_link(struct mrt_sock *ms, struct mrt_pdc *pdc)
 {
+	pdc->linked = true;
 	hlist_add_head(&pdc->hnode,
 		       &ms->pdcs[mrt_pdc_hash(&pdc->peer, pdc->peer_ep,
 					      pdc->role == MRT_PDC_RX ? pdc->rid : 0)]);
@@ -272,21 +276,29 @@ static struct mrt_pdc *mrt_pdc_find(struct mrt_sock *ms, u8 role,
 	return NULL;
 }
 
-/* The sending PDC from ms to peer, made if there is none.  Process
- * context; takes and drops ms->lock.
+/* The sending PDC from ms to peer, made if there is none, returned with
+ * ms->lock held (BH off); NULL, unlocked, with *err set if it cannot be.
+ * Process context.  A new PDC is in mn->pdcs before it is complete, but
+ * the receive path and the collector leave it alone until it is linked,
+ * under ms->lock.
  */
-struct mrt_pdc *mrt_pdc_tx_get(struct mrt_sock *ms, const struct mrt_addr *peer,
-			       u16 peer_ep, int *err)
+struct mrt_pdc *mrt_pdc_tx_lock(struct mrt_sock *ms, const struct mrt_addr *peer,
+				u16 peer_ep, int *err)
 {
 	struct mrt_net *mn = ms->mn;
 	struct mrt_pdc *pdc, *old;
 	u32 range;
 
 	spin_lock_bh(&ms->lock);
+	if (ms->dead) {
+		spin_unlock_bh(&ms->lock);
+		*err = -EPIPE;
+		return NULL;
+	}
 	pdc = mrt_pdc_find(ms, MRT_PDC_TX, peer, peer_ep, 0);
-	spin_unlock_bh(&ms->lock);
 	if (pdc)
 		return pdc;
+	spin_unlock_bh(&ms->lock);
 
 	range = mrt_attr(mn, MRT_A_max_psn_range);
 	if (!mrt_range_valid(range))
@@ -312,14 +324,15 @@ struct mrt_pdc *mrt_pdc_tx_get(struct mrt_sock *ms, const struct mrt_addr *peer,
 	spin_lock_bh(&ms->lock);
 	old = mrt_pdc_find(ms, MRT_PDC_TX, peer, peer_ep, 0);
 	if (old || ms->dead) {
-		spin_unlock_bh(&ms->lock);
-		/* never linked: close it unlinked */
+		/* never linked, so no one else has it */
 		mrt_pdc_close(pdc, 0, NULL);
-		*err = -ECONNRESET;
-		return old;
+		if (old)
+			return old;
+		spin_unlock_bh(&ms->lock);
+		*err = -EPIPE;
+		return NULL;
 	}
 	mrt_pdc_link(ms, pdc);
-	spin_unlock_bh(&ms->lock);
 	return pdc;
 }
 
@@ -353,10 +366,19 @@ void mrt_msg_report(struct mrt_sock *ms, const struct mrt_addr *peer,
 	serr->ee.ee_origin = SO_EE_ORIGIN_LOCAL;
 	serr->ee.ee_type = err ? MRT_EE_FAILED : MRT_EE_DELIVERED;
 	serr->ee.ee_info = len;
-	if (sock_queue_err_skb(sk, skb)) {
-		mrt_stat(ms->mn, MRT_S_ALLOC_FAIL, 1);
+	/* Received data shares the receive buffer: the error queue may
+	 * always hold MRT_ERRQ_MIN entries beyond it.
+	 */
+	if (atomic_read(&sk->sk_rmem_alloc) >= READ_ONCE(sk->sk_rcvbuf) &&
+	    skb_queue_len(&sk->sk_error_queue) >= MRT_ERRQ_MIN) {
+		mrt_stat(ms->mn, MRT_S_ERRQ_DROPS, 1);
 		kfree_skb(skb);
+		return;
 	}
+	skb_set_owner_r(skb, sk);
+	skb_queue_tail(&sk->sk_error_queue, skb);
+	if (!sock_flag(sk, SOCK_DEAD))
+		sk_error_report(sk);
 }
 
 /* m is done: acknowledged (err 0, confirmed if asked), failed (err), or
@@ -371,9 +393,10 @@ static void mrt_tmsg_free(struct mrt_pdc *pdc, struct mrt_tmsg *m, int err)
 	if (err > 0) {
 		ms->st.msgs_failed++;
 		mrt_stat(pdc->mn, MRT_S_MSGS_FAILED, 1);
-		mrt_msg_report(ms, &pdc->peer, pdc->peer_ep, pdc->family,
-			       m->cookie, m->len, err);
-	} else if (ms->confirm) {
+		if (!ms->dead)
+			mrt_msg_report(ms, &pdc->peer, pdc->peer_ep, pdc->family,
+				       m->cookie, m->len, err);
+	} else if (ms->confirm && !err && !ms->dead) {
 		mrt_stat(pdc->mn, MRT_S_MSGS_CONFIRMED, 1);
 		mrt_msg_report(ms, &pdc->peer, pdc->peer_ep, pdc->family,
 			       m->cookie, m->len, 0);
@@ -449,13 +472,24 @@ void mrt_pdc_close(struct mrt_pdc *pdc, int err, struct sk_buff_head *out)
 	call_rcu(&pdc->rcu, mrt_pdc_free_rcu);
 }
 
+/* A sending PDC with nothing left to send or acknowledge. */
+static bool mrt_pdc_idle(const struct mrt_pdc *pdc)
+{
+	return pdc->tx.una == pdc->tx.nxt && skb_queue_empty(&pdc->sendq);
+}
+
+/* The socket is closing: every PDC closes but the sending ones with
+ * messages outstanding, which finish them (or fail them, unreported) and
+ * close then.
+ */
 void mrt_sock_close_pdcs(struct mrt_sock *ms)
 {
 	struct mrt_pdc *pdc, *n;
 
 	spin_lock_bh(&ms->lock);
 	list_for_each_entry_safe(pdc, n, &ms->pdc_list, snode)
-		mrt_pdc_close(pdc, 0, NULL);
+		if (pdc->role == MRT_PDC_RX || mrt_pdc_idle(pdc))
+			mrt_pdc_close(pdc, 0, NULL);
 	spin_unlock_bh(&ms->lock);
 }
 
@@ -589,11 +623,15 @@ void mrt_pdc_push(struct mrt_pdc *pdc, struct sk_buff_head *out)
 		if (pdc->rtxq_len) {
 			psn = pdc->rtxq[pdc->rtxq_head & (pdc->range - 1)];
 			s = mrt_slot(pdc, psn);
-			if (!s->skb || !(s->flags & MRT_SLOT_RTXQ) ||
+			/* an entry of a PSN acknowledged meanwhile, whose
+			 * slot may be another PSN's by now
+			 */
+			if (!s->skb || s->psn != psn ||
 			    mrt_tx_is_acked(&pdc->tx, psn)) {
 				pdc->rtxq_head++;
 				pdc->rtxq_len--;
-				s->flags &= ~MRT_SLOT_RTXQ;
+				if (s->psn == psn)
+					s->flags &= ~MRT_SLOT_RTXQ;
 				continue;
 			}
 			if (s->tx_count > mrt_attr(mn, MRT_A_retry_budget)) {
@@ -647,6 +685,7 @@ void mrt_pdc_push(struct mrt_pdc *pdc, struct sk_buff_head *out)
 			psn = mrt_tx_next(&pdc->tx);
 			s = mrt_slot(pdc, psn);
 			s->skb = __skb_dequeue(&pdc->sendq);
+			s->psn = psn;
 			s->bytes = mrt_nominal(pdc->family, s->skb->len);
 			s->tx_count = 1;
 			s->flags = 0;
@@ -766,8 +805,9 @@ static void mrt_rcv_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 	if (c.rtt_ns != NSCC_NO_RTT) {
 		u64 rtt = c.rtt_ns > service ? c.rtt_ns - service : 0;
 
+		/* NSCC takes the service time off itself */
 		mrt_rto_sample(&pdc->rto, div_u64(rtt, NSEC_PER_USEC));
-		na.rtt_ns = rtt;
+		na.rtt_ns = c.rtt_ns;
 	}
 	mrt_tx_detect_loss(&pdc->tx, mrt_attr(mn, MRT_A_sack_loss_min_retx_pkts),
 			   mrt_lost, &c);
@@ -791,6 +831,9 @@ static void mrt_rcv_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 	spin_unlock(&d->lock);
 
 	mrt_pdc_push(pdc, out);
+	/* a closed socket's PDC goes once it has nothing left */
+	if (pdc->ms->dead && !pdc->dead && mrt_pdc_idle(pdc))
+		mrt_pdc_close(pdc, 0, out);
 }
 
 static void mrt_rcv_nack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
@@ -1178,6 +1221,12 @@ static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
 	bool now_ack, made = false;
 
 	pdc->last_ns = mrt_now();
+	/* A message larger than this host takes is never reassembled. */
+	if (d->msg_len > mrt_attr(mn, MRT_A_max_msg_bytes)) {
+		mrt_stat(mn, MRT_S_OVERSIZE, 1);
+		kfree_skb(skb);
+		return;
+	}
 	if (!mrt_psn_before(psn, pdc->rx.cack) &&
 	    psn - pdc->rx.cack < pdc->range && !mrt_rx_has(&pdc->rx, psn) &&
 	    !mrt_rcv_room(pdc, p, skb)) {
@@ -1302,6 +1351,10 @@ static void mrt_rcv_data_pkt(struct mrt_net *mn, struct sk_buff *skb,
 		}
 		ms = pdc->ms;
 		spin_lock(&ms->lock);
+		if (!pdc->linked) {
+			spin_unlock(&ms->lock);
+			goto drop;
+		}
 	} else {
 		ms = mrt_ep_lookup(mn, family, p->data.dst_ep, dst);
 		if (!ms) {
@@ -1372,7 +1425,7 @@ static void mrt_rcv_answer(struct mrt_net *mn, struct sk_buff *skb,
 	}
 	ms = pdc->ms;
 	spin_lock(&ms->lock);
-	if (!pdc->dead) {
+	if (pdc->linked && !pdc->dead) {
 		if (p->type == MRT_TYPE_ACK)
 			mrt_rcv_ack(pdc, p, out);
 		else
@@ -1445,7 +1498,7 @@ void mrt_gc_work(struct work_struct *w)
 {
 	struct mrt_net *mn = container_of(to_delayed_work(w), struct mrt_net, gc);
 	u64 now = mrt_now();
-	u64 idle = (u64)mrt_attr(mn, MRT_A_pdc_idle_ms) * NSEC_PER_MSEC;
+	s64 quiet, idle = (s64)mrt_attr(mn, MRT_A_pdc_idle_ms) * NSEC_PER_MSEC;
 	struct mrt_pdc *pdc;
 	unsigned long id;
 
@@ -1454,14 +1507,14 @@ void mrt_gc_work(struct work_struct *w)
 		struct mrt_sock *ms = pdc->ms;
 
 		spin_lock_bh(&ms->lock);
-		if (pdc->dead)
+		if (pdc->dead || !pdc->linked)
 			goto next;
+		/* signed: last_ns may be newer than now, from another CPU */
+		quiet = (s64)(now - pdc->last_ns);
 		if (pdc->role == MRT_PDC_TX) {
-			if (pdc->tx.una == pdc->tx.nxt &&
-			    skb_queue_empty(&pdc->sendq) &&
-			    now - pdc->last_ns > idle)
+			if (mrt_pdc_idle(pdc) && quiet > idle)
 				mrt_pdc_close(pdc, 0, NULL);
-		} else if (now - pdc->last_ns > 2 * idle) {
+		} else if (quiet > 2 * idle) {
 			mrt_pdc_close(pdc, 0, NULL);
 		}
 next:

@@ -277,11 +277,11 @@ static __poll_t mrt_poll(struct file *file, struct socket *sock,
 /* Room for a message of need bytes of buffer: an empty send buffer takes
  * any message sendmsg() accepts.
  */
-static bool mrt_snd_room(struct sock *sk, unsigned int need)
+static bool mrt_snd_room(struct sock *sk, u64 need)
 {
 	int used = sk_wmem_alloc_get(sk);
 
-	return !used || used + need <= READ_ONCE(sk->sk_sndbuf);
+	return !used || used + need <= (u64)READ_ONCE(sk->sk_sndbuf);
 }
 
 static int mrt_cookie(struct msghdr *msg, u64 *cookie)
@@ -301,29 +301,16 @@ static int mrt_cookie(struct msghdr *msg, u64 *cookie)
 	return 0;
 }
 
-static void mrt_info_dest(struct mrt_sock *ms, struct mrt_dest *d)
-{
-	struct mrt_dest *old = NULL;
-
-	spin_lock_bh(&ms->lock);
-	if (ms->info_dest != d) {
-		old = ms->info_dest;
-		refcount_inc(&d->ref);
-		ms->info_dest = d;
-	}
-	spin_unlock_bh(&ms->lock);
-	if (old)
-		mrt_dest_put(old);
-}
-
 static int mrt_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 {
 	struct sock *sk = sock->sk;
 	struct mrt_sock *ms = mrt_sk(sk);
 	struct mrt_net *mn = ms->mn;
 	unsigned int mss = mrt_attr(mn, MRT_A_mss);
-	unsigned int npkts, need, i;
+	unsigned int npkts, i;
+	u64 need;
 	struct sk_buff_head q, out;
+	struct mrt_dest *old;
 	struct mrt_tmsg *m = NULL;
 	struct mrt_pdc *pdc;
 	struct mrt_addr peer;
@@ -333,7 +320,8 @@ static int mrt_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	u16 ep;
 	int err;
 
-	if (msg->msg_flags & ~(MSG_DONTWAIT | MSG_NOSIGNAL | MSG_EOR))
+	if (msg->msg_flags & ~(MSG_DONTWAIT | MSG_NOSIGNAL | MSG_EOR |
+			       MSG_CMSG_COMPAT))
 		return -EOPNOTSUPP;
 	if (msg->msg_name) {
 		err = mrt_addr_from(sk, msg->msg_name, msg->msg_namelen, &peer, &ep);
@@ -361,7 +349,7 @@ static int mrt_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		return err;
 
 	npkts = len ? DIV_ROUND_UP(len, mss) : 1;
-	need = len + npkts * SKB_TRUESIZE(MRT_HEADROOM);
+	need = len + (u64)npkts * SKB_TRUESIZE(MRT_HEADROOM);
 	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
 	while (!mrt_snd_room(sk, need)) {
 		if (!timeo)
@@ -405,16 +393,10 @@ static int mrt_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		__skb_queue_tail(&q, skb);
 	}
 
-	pdc = mrt_pdc_tx_get(ms, &peer, ep, &err);
+	pdc = mrt_pdc_tx_lock(ms, &peer, ep, &err);
 	if (!pdc)
 		goto fail;
 	__skb_queue_head_init(&out);
-	spin_lock_bh(&ms->lock);
-	if (pdc->dead || ms->dead) {
-		spin_unlock_bh(&ms->lock);
-		err = -ECONNRESET;
-		goto fail;
-	}
 	if (pdc->ntmsgs >= MRT_MAX_TMSGS) {
 		spin_unlock_bh(&ms->lock);
 		err = -ENOBUFS;
@@ -427,14 +409,21 @@ static int mrt_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	ms->st.msgs_sent++;
 	mrt_stat(mn, MRT_S_MSGS_OUT, 1);
 	mrt_pdc_push(pdc, &out);
-	spin_unlock_bh(&ms->lock);
-	mrt_info_dest(ms, pdc->dest);
-
-	local_bh_disable();
+	old = NULL;
+	if (ms->info_dest != pdc->dest) {
+		old = ms->info_dest;
+		refcount_inc(&pdc->dest->ref);
+		ms->info_dest = pdc->dest;
+	}
+	/* The packets name the PDC: it lives until they are sent. */
 	rcu_read_lock();
+	spin_unlock_bh(&ms->lock);
+	local_bh_disable();
 	mrt_xmit_queue(mn, &out);
-	rcu_read_unlock();
 	local_bh_enable();
+	rcu_read_unlock();
+	if (old)
+		mrt_dest_put(old);
 	return len;
 
 fail:
@@ -489,22 +478,20 @@ out:
 	return err;
 }
 
-static bool mrt_rx_ready(struct mrt_sock *ms)
-{
-	return READ_ONCE(ms->rxq_len) ||
-	       !skb_queue_empty_lockless(&ms->inet.sk.sk_error_queue);
-}
-
 static int mrt_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 		       int flags)
 {
 	struct sock *sk = sock->sk;
 	struct mrt_sock *ms = mrt_sk(sk);
+	struct mrt_addr peer;
 	struct mrt_rmsg *m;
 	struct sk_buff *skb;
 	size_t copied = 0;
+	u16 peer_ep;
+	u32 mlen;
 	long timeo;
 	int err = 0;
+	u8 family;
 
 	if (flags & ~(MSG_DONTWAIT | MSG_PEEK | MSG_TRUNC | MSG_ERRQUEUE |
 		      MSG_WAITALL | MSG_CMSG_COMPAT))
@@ -521,7 +508,8 @@ static int mrt_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 		if (signal_pending(current))
 			return sock_intr_errno(timeo);
 		timeo = wait_event_interruptible_timeout(*sk_sleep(sk),
-							 mrt_rx_ready(ms), timeo);
+							 READ_ONCE(ms->rxq_len),
+							 timeo);
 		if (timeo < 0)
 			return sock_intr_errno(timeo);
 		lock_sock(sk);
@@ -534,6 +522,11 @@ static int mrt_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 	}
 	spin_unlock_bh(&ms->lock);
 
+	/* read while the socket is held: with MSG_PEEK, m stays queued */
+	peer = m->peer;
+	peer_ep = m->peer_ep;
+	family = m->family;
+	mlen = m->len;
 	skb_queue_walk(&m->frags, skb) {
 		size_t n = min_t(size_t, skb->len, len - copied);
 
@@ -557,12 +550,12 @@ static int mrt_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 	if (err)
 		return err;
 	if (msg->msg_name)
-		msg->msg_namelen = mrt_addr_to(m->family, &m->peer, m->peer_ep,
+		msg->msg_namelen = mrt_addr_to(family, &peer, peer_ep,
 					       msg->msg_name);
 	msg->msg_flags |= MSG_EOR;
-	if (copied < m->len)
+	if (copied < mlen)
 		msg->msg_flags |= MSG_TRUNC;
-	err = flags & MSG_TRUNC ? m->len : copied;
+	err = flags & MSG_TRUNC ? mlen : copied;
 	if (!(flags & MSG_PEEK)) {
 		__skb_queue_purge(&m->frags);
 		kfree(m);
@@ -584,7 +577,14 @@ static int mrt_setsockopt(struct socket *sock, int level, int optname,
 		return -EFAULT;
 	switch (optname) {
 	case MRT_ORDERED:
-		WRITE_ONCE(ms->ordered, !!val);
+		/* before bind: a PDC's messages are ordered from its first */
+		spin_lock_bh(&ms->lock);
+		if (READ_ONCE(ms->ep)) {
+			spin_unlock_bh(&ms->lock);
+			return -EISCONN;
+		}
+		ms->ordered = !!val;
+		spin_unlock_bh(&ms->lock);
 		return 0;
 	case MRT_CONFIRM:
 		WRITE_ONCE(ms->confirm, !!val);
@@ -678,6 +678,9 @@ static int mrt_release(struct socket *sock)
 	ms->dead = true;
 	spin_unlock_bh(&ms->lock);
 	mrt_ep_unbind(ms);
+	/* Sending PDCs with messages outstanding finish in the background
+	 * (they hold the socket); the rest close now.
+	 */
 	mrt_sock_close_pdcs(ms);
 
 	spin_lock_bh(&ms->lock);
@@ -692,13 +695,23 @@ static int mrt_release(struct socket *sock)
 	}
 	if (d)
 		mrt_dest_put(d);
-	if (ms->tunnel)
-		mrt_tunnel_put(ms->mn);
 
 	sock_orphan(sk);
 	sock->sk = NULL;
 	sock_put(sk);
 	return 0;
+}
+
+/* The last reference: the tunnels are put from process context. */
+static void mrt_sk_destruct(struct sock *sk)
+{
+	struct mrt_sock *ms = mrt_sk(sk);
+
+	if (ms->tunnel) {
+		atomic_inc(&ms->mn->tun_puts);
+		schedule_work(&ms->mn->tun_work);
+	}
+	ms->inet_destruct(sk);
 }
 
 static int mrt_sk_init(struct sock *sk)
@@ -721,6 +734,8 @@ static int mrt_sk_init(struct sock *sk)
 	if (err)
 		return err;
 	ms->tunnel = true;
+	ms->inet_destruct = sk->sk_destruct;
+	sk->sk_destruct = mrt_sk_destruct;
 	return 0;
 }
 

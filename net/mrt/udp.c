@@ -104,7 +104,7 @@ out:
 	return err;
 }
 
-void mrt_tunnel_put(struct mrt_net *mn)
+static void mrt_tunnel_put(struct mrt_net *mn)
 {
 	struct socket *s4, *s6;
 
@@ -121,6 +121,17 @@ void mrt_tunnel_put(struct mrt_net *mn)
 		udp_tunnel_sock_release(s4);
 	}
 	mutex_unlock(&mn->tun_lock);
+}
+
+/* A socket's last reference went (mrt_sk_destruct(), maybe in softirq
+ * context): its tunnel reference is put here, in process context.
+ */
+void mrt_tunnel_put_work(struct work_struct *w)
+{
+	struct mrt_net *mn = container_of(w, struct mrt_net, tun_work);
+
+	while (atomic_dec_if_positive(&mn->tun_puts) >= 0)
+		mrt_tunnel_put(mn);
 }
 
 struct sk_buff *mrt_alloc_ctl(unsigned int hlen)

@@ -148,11 +148,15 @@ static int mrt_parse_nack(const u8 *b, struct mrt_pkt *p)
 	n->rcvd_bytes = get_unaligned_be32(b + MRT_OFF(mrt_nack_hdr, rcvd_bytes));
 	n->payload = get_unaligned_be32(b + MRT_OFF(mrt_nack_hdr, payload));
 
-	/* INV_DPDCID answers a packet for a PDC its sender does not have:
-	 * it names the PDC it answers (dpdcid) and none of its own.
+	/* INV_DPDCID, NO_ENDPOINT and NO_RESOURCE answer a packet for which
+	 * the receiver has no PDC (none it knows, no socket to make one
+	 * for, no room for one): they name the PDC they answer (dpdcid)
+	 * and none of their own.
 	 */
 	if (!p->dpdcid ||
-	    (!p->spdcid && n->nack_code != MRT_NACK_INV_DPDCID))
+	    (!p->spdcid && n->nack_code != MRT_NACK_INV_DPDCID &&
+	     n->nack_code != MRT_NACK_NO_ENDPOINT &&
+	     n->nack_code != MRT_NACK_NO_RESOURCE))
 		return MRT_BAD(MRT_BAD_PDCID);
 	if (b[MRT_OFF(mrt_nack_hdr, vendor_code)] ||
 	    get_unaligned_be16(b + MRT_OFF(mrt_nack_hdr, reserved)) ||

@@ -224,6 +224,10 @@ static void t_malformed(void)
 	p.nack.nack_code = MRT_NACK_INV_DPDCID;
 	n = mrt_build(b, &p);
 	TAP_EQ(bad(b, n), -1, "INV_DPDCID may come from no PDC (spdcid 0)");
+	b[12] = MRT_NACK_NO_ENDPOINT;
+	TAP_EQ(bad(b, n), -1, "so may NO_ENDPOINT");
+	b[12] = MRT_NACK_NO_RESOURCE;
+	TAP_EQ(bad(b, n), -1, "and NO_RESOURCE");
 	b[12] = MRT_NACK_TRIMMED;
 	TAP_EQ(bad(b, n), MRT_BAD_PDCID, "another code without spdcid: pdcid");
 	b[12] = MRT_NACK_INV_DPDCID;

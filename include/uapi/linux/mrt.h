@@ -44,7 +44,8 @@ struct mrt_hdr {
 	__u8	ver_type;	/* version << 4 | type */
 	__u8	flags;		/* per type: MRT_DATA_F_*, MRT_ACK_F_*, ... */
 	__be16	spdcid;		/* the sender's PDC id; never 0 but in an
-				 * INV_DPDCID NACK (the sender has none)
+				 * INV_DPDCID, NO_ENDPOINT or NO_RESOURCE
+				 * NACK (the sender has none)
 				 */
 	__be16	dpdcid;		/* the receiver's PDC id; 0 only on a SYN */
 	__be16	ev;		/* DATA, CTRL: the EV it was sent on;

@@ -6,9 +6,9 @@
   mrtmsg.py client ADDR EP --count N [--max-size B] [--seed S] [--sndbuf B]
                    [--confirm] [--cookie-base C] [--wait S]
 
-Every message of 40 bytes or more is a sequence number, the SHA-256 of
-the rest, and bytes drawn from a generator seeded with the sequence
-number; shorter ones (0 to 39 bytes) are the sequence number's bytes cut
+Every message of 40 bytes or more is a sequence number, the CRC-32 of
+the rest, and a body that the sequence number gives (its SHA-256,
+repeated), which the server checks byte for byte; shorter ones (0 to 39 bytes) are the sequence number's bytes cut
 to the size, so the server counts each message once, by sequence number,
 and checks it whole.  Sizes are log-uniform between 0 and --max-size, so
 small and large messages both occur.  Each prints one JSON line.
@@ -22,6 +22,7 @@ import socket
 import struct
 import sys
 import time
+import zlib
 
 SOL_MRT = 253
 IPPROTO_MRT = 253
@@ -50,19 +51,26 @@ def sizes(count, max_size, seed):
     return out
 
 
+def body_of(seq, n):
+    block = hashlib.sha256(struct.pack('>Q', seq)).digest() * 2
+    return (block * (n // 64 + 1))[:n]
+
+
 def message(seq, size):
     if size < 40:
         return struct.pack('>Q', seq)[:size].ljust(size, b'\0')
-    body = random.Random(seq).randbytes(size - 40)
-    return struct.pack('>Q', seq) + hashlib.sha256(body).digest() + body
+    body = body_of(seq, size - 40)
+    return struct.pack('>QI', seq, zlib.crc32(body)).ljust(40, b'\0') + body
 
 
 def check(data):
-    """Returns (seq or None, ok) for a received message."""
+    """Returns (seq or None, ok) for a received message: its CRC-32, and
+    every byte against the content its sequence number gives."""
     if len(data) < 40:
         return None, True
-    seq = struct.unpack('>Q', data[:8])[0]
-    return seq, hashlib.sha256(data[40:]).digest() == data[8:40]
+    seq, crc = struct.unpack('>QI', data[:12])
+    body = data[40:]
+    return seq, zlib.crc32(body) == crc and body == body_of(seq, len(body))
 
 
 def mksock(addr, bufopt, size):
@@ -194,6 +202,7 @@ def main():
     p.add_argument('--confirm', action='store_true')
     p.add_argument('--expect-errors', type=int, default=0)
     p.add_argument('--cookie-base', type=int, default=1000)
+    p.add_argument('--family', help='ignored: from the address')
     p.add_argument('--ready')
     a = p.parse_args()
     (server if a.mode == 'server' else client)(a)

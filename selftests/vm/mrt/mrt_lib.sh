@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers of the mrt tests, after ../lib.sh.
+
+MRTMSG=$TOP/selftests/vm/mrt/mrtmsg.py
+MRT_J=$(mktemp -d /tmp/mrt.XXXXXX)
+defer "rm -rf $MRT_J"
+
+# mrt_setup: the module, and socket buffers up to 64 MiB.
+mrt_setup() {
+	modprobe mrt || return 1
+	sysctl -qw net.core.rmem_max=67108864 net.core.wmem_max=67108864
+}
+
+# mrt_tune NS... [name=value...]: net.mrt.* in each NS.  The VM's paths
+# have no ECN and no known speed: a 1 Gbit/s rate, a base RTT learnt from
+# the samples, and a retransmission floor of 20 ms, well above the VM's
+# RTTs, unless the arguments say otherwise.
+mrt_tune() {
+	local nss=() sets=(data_rate_mbps=1000 config_base_rtt_ns=0 rto_min_us=20000) a ns kv
+	for a in "$@"; do
+		if [[ $a == *=* ]]; then sets+=("$a"); else nss+=("$a"); fi
+	done
+	for ns in "${nss[@]}"; do
+		for kv in "${sets[@]}"; do
+			ip netns exec "$ns" sysctl -qw "net.mrt.$kv" || return 1
+		done
+	done
+}
+
+# mrt_xfer SRC DST ADDR TAG ARGS...: a digest-checked transfer of mrtmsg.py
+# from SRC to a server in DST on ADDR:7000; the JSON of each side goes to
+# $MRT_J/TAG.srv and TAG.cli (printed too).  ARGS go to both sides
+# (--count, --max-size, --seed and the rest).
+mrt_xfer() {
+	local src=$1 dst=$2 addr=$3 tag=$4 srv
+	shift 4
+	rm -f "$MRT_J/$tag.ready"
+	ip netns exec "$dst" python3 "$MRTMSG" server "$addr" 7000 --rcvbuf 33554432 \
+		--timeout "${XFER_TIMEOUT:-200}" --ready "$MRT_J/$tag.ready" "$@" \
+		>"$MRT_J/$tag.srv" &
+	srv=$!
+	busywait 10000 test -e "$MRT_J/$tag.ready" || { kill $srv; return 1; }
+	ip netns exec "$src" python3 "$MRTMSG" client "$addr" 7000 --sndbuf 33554432 \
+		--confirm --wait "${XFER_TIMEOUT:-200}" "$@" >"$MRT_J/$tag.cli"
+	wait $srv
+	log "# $tag server: $(cat "$MRT_J/$tag.srv")"
+	log "# $tag client: $(jq -c 'del(.confirmed_cookies)' "$MRT_J/$tag.cli")"
+}
+
+# mrt_xfer_ok TAG N: N messages arrived, each once, whole and intact.
+mrt_xfer_ok() {
+	jq -e --argjson n "$2" '.received == $n and .bad == 0 and .dups == 0 and
+		.distinct + .small == $n' "$MRT_J/$1.srv" >/dev/null
+}
+
+# mrt_confirmed TAG N: the sender had N confirmations, N distinct cookies.
+mrt_confirmed() {
+	jq -e --argjson n "$2" '.sent == $n and .confirmed == $n and
+		.confirmed_cookies == $n and (.errors | length) == 0' "$MRT_J/$1.cli" >/dev/null
+}
+
+# mrt_stat NS NAME: a counter of /proc/net/mrt/snmp.
+mrt_stat() { proc_stat "$1" mrt/snmp "$2"; }
+
+# mrt_snmp NS: the counters that are not zero, on one line.
+mrt_snmp() {
+	log "# $1: $(ip netns exec "$1" awk '$2 != 0 { printf "%s=%s ", $1, $2 }' /proc/net/mrt/snmp)"
+}
