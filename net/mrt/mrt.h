@@ -262,7 +262,8 @@ struct mrt_slot {
 	u32 psn;			/* whose slot it is */
 	u64 sent_ns;
 	u32 bytes;			/* nominal */
-	u8 tx_count;
+	u8 tx_count;			/* transmissions (Karn), up to 255 */
+	u8 rtos;			/* expiries of its timer */
 	u8 flags;
 };
 

@@ -23,8 +23,8 @@ MRT_ATTR(rto_min_us, U32, 10000, 10, 10000000, "us",
 	 "Smallest retransmission timeout (us)")
 MRT_ATTR(rto_max_us, U32, 1000000, 10, 60000000, "us",
 	 "Largest retransmission timeout (us), after the per-packet backoff too")
-MRT_ATTR(retry_budget, U32, 8, 1, 100, "retransmissions",
-	 "Retransmissions of one packet before its message fails with ETIMEDOUT")
+MRT_ATTR(retry_budget, U32, 8, 1, 100, "timeouts",
+	 "Timer expiries of one packet before its message fails with ETIMEDOUT")
 MRT_ATTR(ack_every_pkts, U32, 1, 1, 64, "packets",
 	 "Receiver: ACK every this many data packets; at once on CE, RETX, AR, duplicates, EOM")
 MRT_ATTR(qp_groups_enabled, BOOL, 1, 0, 1, "",

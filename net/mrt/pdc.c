@@ -521,12 +521,12 @@ static u32 mrt_rto_now_us(struct mrt_pdc *pdc)
 }
 
 /* The deadline of a packet's timer: its send time plus the RTO, doubled
- * per retransmission of it (up to 64 times), within rto_max_us.
+ * per expiry of its timer (up to 64 times), within rto_max_us.
  */
 static u64 mrt_slot_deadline(struct mrt_pdc *pdc, const struct mrt_slot *s,
 			     u32 rto_us)
 {
-	u64 rto = (u64)rto_us << min_t(u32, s->tx_count - 1, 6);
+	u64 rto = (u64)rto_us << min_t(u32, s->rtos, 6);
 
 	rto = min_t(u64, rto, mrt_attr(pdc->mn, MRT_A_rto_max_us));
 	return s->sent_ns + rto * NSEC_PER_USEC;
@@ -634,7 +634,10 @@ void mrt_pdc_push(struct mrt_pdc *pdc, struct sk_buff_head *out)
 					s->flags &= ~MRT_SLOT_RTXQ;
 				continue;
 			}
-			if (s->tx_count > mrt_attr(mn, MRT_A_retry_budget)) {
+			/* The budget is of timer expiries: trims and SACKs
+			 * show that the path delivers.
+			 */
+			if (s->rtos > mrt_attr(mn, MRT_A_retry_budget)) {
 				int err = READ_ONCE(pdc->xmit_err);
 
 				mrt_stat(mn, MRT_S_RETRY_EXHAUSTED, 1);
@@ -680,7 +683,8 @@ void mrt_pdc_push(struct mrt_pdc *pdc, struct sk_buff_head *out)
 			pdc->rtxq_len--;
 			s->flags &= ~MRT_SLOT_RTXQ;
 			mrt_tx_resent(&pdc->tx, psn);
-			s->tx_count++;
+			if (s->tx_count < U8_MAX)
+				s->tx_count++;
 		} else {
 			psn = mrt_tx_next(&pdc->tx);
 			s = mrt_slot(pdc, psn);
@@ -688,6 +692,7 @@ void mrt_pdc_push(struct mrt_pdc *pdc, struct sk_buff_head *out)
 			s->psn = psn;
 			s->bytes = mrt_nominal(pdc->family, s->skb->len);
 			s->tx_count = 1;
+			s->rtos = 0;
 			s->flags = 0;
 		}
 		s->sent_ns = now;
@@ -964,6 +969,8 @@ static enum hrtimer_restart mrt_pdc_timer(struct hrtimer *t)
 			s->flags &= ~MRT_SLOT_INFLIGHT;
 		}
 		mrt_rtxq_add(pdc, psn);
+		if (s->rtos < U8_MAX)
+			s->rtos++;
 		expired++;
 		if (++n == 1024) {	/* bounded: the rest in a moment */
 			next = now;
