@@ -144,7 +144,8 @@ static int __net_init mrt_net_init(struct net *net)
 	dir = proc_net_mkdir(net, "mrt", net->proc_net);
 	if (!dir)
 		return -ENOMEM;
-	if (!proc_create_net_single("snmp", 0444, dir, mrt_snmp_show, NULL)) {
+	if (!proc_create_net_single("snmp", 0444, dir, mrt_snmp_show, NULL) ||
+	    mrt_proc_init(net, dir)) {
 		remove_proc_subtree("mrt", net->proc_net);
 		return -ENOMEM;
 	}

@@ -241,6 +241,7 @@ struct mrt_dest {
 	struct nscc cc;
 	u32 nominal;			/* a full packet's nominal bytes */
 	u32 srtt_us;			/* the last PDC's smoothed RTT */
+	u8 pen;				/* the last receiver penalty seen */
 	u64 qa_seen;			/* cc.st.qa_count, fi_count counted */
 	u64 fi_seen;
 	struct list_head waiters;	/* PDCs waiting for the window */
@@ -411,6 +412,9 @@ void mrt_gc_work(struct work_struct *w);
 u32 mrt_nominal(u8 family, u32 payload);
 void mrt_msg_report(struct mrt_sock *ms, const struct mrt_addr *peer,
 		    u16 peer_ep, u8 family, u64 cookie, u32 len, int err);
+
+/* proc.c */
+int mrt_proc_init(struct net *net, struct proc_dir_entry *dir);
 
 /* sock.c */
 int mrt_sock_register(void);

@@ -833,6 +833,7 @@ static void mrt_rcv_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 	if (c.lost)
 		mrt_cc(mn, d, nscc_on_loss(&d->cc, c.lost));
 	d->srtt_us = pdc->rto.srtt8 / 8;
+	d->pen = a->rcv_cwnd_pen;
 	spin_unlock(&d->lock);
 
 	mrt_pdc_push(pdc, out);

@@ -168,6 +168,8 @@ def client(a):
         else:
             continue
         report['sent'] += 1
+        if a.interval:
+            time.sleep(a.interval)
         report['big'] += size >= 40
         report['bytes'] += size
         drain_errq(s, report)
@@ -204,6 +206,7 @@ def main():
     p.add_argument('--cookie-base', type=int, default=1000)
     p.add_argument('--family', help='ignored: from the address')
     p.add_argument('--ready')
+    p.add_argument('--interval', type=float, default=0, help='client: seconds between messages')
     a = p.parse_args()
     (server if a.mode == 'server' else client)(a)
 
