@@ -270,6 +270,9 @@ struct mrt_slot {
 
 #define MRT_SLOT_INFLIGHT	0x01	/* its bytes are in NSCC's flight */
 #define MRT_SLOT_RTXQ		0x02	/* queued for retransmission */
+#define MRT_SLOT_WAIT		0x04	/* NACKed: the receiver cannot take it
+					 * yet; sent again after an RTO
+					 */
 
 /* What a payload skb on the send queue carries (skb->cb). */
 struct mrt_tx_cb {
@@ -349,6 +352,8 @@ struct mrt_pdc {
 	u16 next_msg_id;
 	u32 ntmsgs;
 	u64 timer_at;			/* the timer's expiry, 0: not armed */
+	u64 wait_until;			/* NACKed NO_RESOURCE: nothing new till */
+	u8 wait_shift;			/* its backoff */
 	bool waiting;			/* on dest->waiters */
 	bool have_rcvd;
 	u32 last_rcvd;			/* the last rcvd_bytes field seen */

@@ -655,6 +655,11 @@ void mrt_pdc_push(struct mrt_pdc *pdc, struct sk_buff_head *out)
 				blocked = true;
 				break;
 			}
+			/* the receiver asked to wait: the timer resumes */
+			if ((s64)(now - pdc->wait_until) < 0) {
+				mrt_pdc_arm(pdc, pdc->wait_until);
+				break;
+			}
 			s = NULL;
 			psn = pdc->tx.nxt;
 			retx = false;
@@ -722,6 +727,7 @@ struct mrt_ack_ctx {
 	u32 ack_psn;
 	bool retx_echo;
 	bool done_msgs;
+	bool newly;		/* acknowledged something new */
 };
 
 static void mrt_acked(void *ctx, u32 psn)
@@ -733,6 +739,7 @@ static void mrt_acked(void *ctx, u32 psn)
 
 	if (!s->skb)
 		return;
+	c->newly = true;
 	if (psn == c->ack_psn &&
 	    (s->tx_count == 1 || (c->retx_echo && s->tx_count == 2)))
 		c->rtt_ns = c->now - s->sent_ns;
@@ -806,6 +813,8 @@ static void mrt_rcv_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 	if (pdc->tx.sack_unsent != unsent)
 		mrt_stat(mn, MRT_S_ACK_UNSENT, 1);
 	pdc->last_ns = c.now;
+	if (c.newly)
+		pdc->wait_shift = 0;
 
 	if (c.rtt_ns != NSCC_NO_RTT) {
 		u64 rtt = c.rtt_ns > service ? c.rtt_ns - service : 0;
@@ -925,13 +934,31 @@ static void mrt_rcv_nack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 		mrt_pdc_push(pdc, out);
 		break;
 	case MRT_NACK_PSN_OOR_WINDOW:
-		/* the receiver's window is behind: its timer sends it */
 		mrt_stat(mn, MRT_S_NACK_OOR, 1);
 		if (nk->payload && mrt_range_valid(nk->payload))
 			pdc->peer_range = min(pdc->range, nk->payload);
-		break;
+		fallthrough;
 	default:
-		mrt_stat(mn, MRT_S_NACK_NO_RESOURCE, 1);
+		/* The receiver is there but cannot take it yet (its window
+		 * is behind, its buffer full): sent again after an RTO,
+		 * which is no timeout and spends no retry budget.
+		 */
+		if (nk->nack_code != MRT_NACK_PSN_OOR_WINDOW)
+			mrt_stat(mn, MRT_S_NACK_NO_RESOURCE, 1);
+		s->flags |= MRT_SLOT_WAIT;
+		/* A new wait doubles the last, while no ACK comes between
+		 * (as InfiniBand's RNR NAKs back off); meanwhile no new
+		 * packet goes either.
+		 */
+		if ((s64)(now - pdc->wait_until) >= 0) {
+			u64 w = (u64)mrt_rto_now_us(pdc) << pdc->wait_shift;
+
+			w = min_t(u64, w, mrt_attr(mn, MRT_A_rto_max_us));
+			pdc->wait_until = now + w * NSEC_PER_USEC;
+			if (pdc->wait_shift < 6)
+				pdc->wait_shift++;
+		}
+		mrt_pdc_arm(pdc, pdc->wait_until);
 	}
 }
 
@@ -960,6 +987,16 @@ static enum hrtimer_restart mrt_pdc_timer(struct hrtimer *t)
 		if (!s->skb || s->flags & MRT_SLOT_RTXQ ||
 		    mrt_tx_is_acked(&pdc->tx, psn))
 			continue;
+		if (s->flags & MRT_SLOT_WAIT) {
+			at = pdc->wait_until;
+			if (at > now) {
+				next = min(next, at);
+			} else {
+				s->flags &= ~MRT_SLOT_WAIT;
+				mrt_rtxq_add(pdc, psn);
+			}
+			continue;
+		}
 		at = mrt_slot_deadline(pdc, s, rto_us);
 		if (at > now) {
 			next = min(next, at);
@@ -1240,6 +1277,8 @@ static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
 	    !mrt_rcv_room(pdc, p, skb)) {
 		ms->st.rcvbuf_drops++;
 		mrt_stat(mn, MRT_S_RCVBUF_DROPS, 1);
+		mrt_send_nack(mn, pdc, p, &pdc->peer, &pdc->local, pdc->family,
+			      MRT_NACK_NO_RESOURCE, 0, out);
 		kfree_skb(skb);
 		return;
 	}

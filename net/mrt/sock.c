@@ -612,6 +612,9 @@ static void mrt_get_info(struct mrt_sock *ms, struct mrt_info *info)
 	info->mrti_rto_events = ms->st.rto_events;
 	info->mrti_trims = ms->st.trims;
 	info->mrti_rcvbuf_drops = ms->st.rcvbuf_drops;
+	info->mrti_rmem_bytes = atomic_read(&ms->inet.sk.sk_rmem_alloc);
+	info->mrti_wmem_bytes = sk_wmem_alloc_get(&ms->inet.sk);
+	info->mrti_rxq_msgs = ms->rxq_len;
 	d = ms->info_dest;
 	if (d) {
 		spin_lock(&d->lock);

@@ -207,6 +207,10 @@ struct mrt_info {
 	__u64	mrti_rto_events;
 	__u64	mrti_trims;		/* trim NACKs received */
 	__u64	mrti_rcvbuf_drops;	/* packets dropped: receive buffer full */
+	__u64	mrti_rmem_bytes;	/* receive buffer in use (SO_RCVBUF's) */
+	__u64	mrti_wmem_bytes;	/* send buffer in use (SO_SNDBUF's) */
+	__u32	mrti_rxq_msgs;		/* whole messages waiting for recvmsg() */
+	__u32	mrti_pad;
 };
 
 #endif /* _UAPI_LINUX_MRT_H */

@@ -108,13 +108,37 @@ def drain_errq(s, report):
                                      'peer': list(addr[:2])})
 
 
+MRT_INFO = 1
+INFO_FIELDS = ('size pdcs cwnd max_cwnd inflight base_rtt_ns srtt_us avg_delay_ns qa fi '
+               'msgs_sent msgs_rcvd msgs_failed rtx_sack rtx_trim rtx_rto rto_events trims '
+               'rcvbuf_drops rmem wmem rxq_msgs pad').split()
+
+
+def mrt_info(s):
+    raw = s.getsockopt(SOL_MRT, MRT_INFO, 512)
+    vals = struct.unpack('=II' + 'Q' * 19 + 'II', raw[:struct.calcsize('=II' + 'Q' * 19 + 'II')])
+    return dict(zip(INFO_FIELDS, vals))
+
+
 def server(a):
     s = mksock(a.addr, socket.SO_RCVBUF, a.rcvbuf)
-    s.bind((a.addr, a.ep))
     if a.ordered:
         s.setsockopt(SOL_MRT, MRT_ORDERED, 1)
+    s.bind((a.addr, a.ep))
     if a.ready:
         open(a.ready, 'w').close()
+    if a.stall:
+        # not reading: what the receive buffer holds meanwhile
+        end, peak = time.monotonic() + a.stall, 0
+        while time.monotonic() < end:
+            peak = max(peak, mrt_info(s)['rmem'])
+            time.sleep(0.1)
+        info = mrt_info(s)
+        if a.stall_report:
+            with open(a.stall_report, 'w') as f:
+                json.dump({'peak_rmem': peak, 'rcvbuf': s.getsockopt(socket.SOL_SOCKET,
+                           socket.SO_RCVBUF), 'rcvbuf_drops': info['rcvbuf_drops'],
+                           'rxq_msgs': info['rxq_msgs']}, f)
     seen, bad, dups, small, nbytes, order_breaks, last = set(), 0, 0, 0, 0, 0, -1
     deadline = time.monotonic() + a.timeout
     n = 0
@@ -158,10 +182,13 @@ def client(a):
         anc = [(SOL_MRT, MRT_COOKIE, struct.pack('=Q', a.cookie_base + seq))]
         while True:
             try:
-                s.sendmsg([data], anc, 0, (a.addr, a.ep))
+                s.sendmsg([data], anc, socket.MSG_DONTWAIT if a.dontwait else 0,
+                          (a.addr, a.ep))
                 break
             except OSError as e:
-                if e.errno == 11:       # EAGAIN only with a send timeout
+                if e.errno == 11:       # EAGAIN: wait for room
+                    report['eagain'] = report.get('eagain', 0) + 1
+                    select.select([], [s], [], 1.0)
                     continue
                 report['send_errors'][e.strerror] = report['send_errors'].get(e.strerror, 0) + 1
                 break
@@ -206,6 +233,9 @@ def main():
     p.add_argument('--cookie-base', type=int, default=1000)
     p.add_argument('--family', help='ignored: from the address')
     p.add_argument('--ready')
+    p.add_argument('--stall', type=float, default=0, help='server: seconds before reading')
+    p.add_argument('--stall-report', help='server: JSON of the stall to this file')
+    p.add_argument('--dontwait', action='store_true', help='client: MSG_DONTWAIT, poll on EAGAIN')
     p.add_argument('--interval', type=float, default=0, help='client: seconds between messages')
     a = p.parse_args()
     (server if a.mode == 'server' else client)(a)
