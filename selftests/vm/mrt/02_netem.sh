@@ -3,11 +3,11 @@
 #
 # mrt through netem in both directions, IPv4 and IPv6: 5 % loss, 25 %
 # reordering (behind a 1 ms delay), 2 % duplication and 1 % corruption.
-# 2000 messages of 0 B to 4 MiB (log-uniform) each arrive exactly once
+# 2000 messages of 0 B to 4 MiB (mrtmsg.py's sizes) each arrive exactly once
 # and intact, with a confirmation each; the counters show that packets
 # were lost and retransmitted, so the test cannot pass on a clean path.
 source "$(dirname "$0")/../lib.sh"
-source "$(dirname "$0")/mrt_lib.sh"
+source "$(dirname "$0")/mrt_lib.bash"
 
 mrt_setup || exit 1
 setup_ns A B || exit 1

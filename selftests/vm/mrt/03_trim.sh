@@ -8,7 +8,7 @@
 # sender retransmits at once: with a 2 s retransmission floor, far above
 # the test's RTTs, no timer fires, and every message arrives intact.
 source "$(dirname "$0")/../lib.sh"
-source "$(dirname "$0")/mrt_lib.sh"
+source "$(dirname "$0")/mrt_lib.bash"
 
 mrt_setup || exit 1
 switch_topo || exit 1

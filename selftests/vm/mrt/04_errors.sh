@@ -11,7 +11,7 @@
 # and the send-side limits: a message above SO_SNDBUF is EMSGSIZE, a full
 # send buffer with MSG_DONTWAIT is EAGAIN.
 source "$(dirname "$0")/../lib.sh"
-source "$(dirname "$0")/mrt_lib.sh"
+source "$(dirname "$0")/mrt_lib.bash"
 
 E=$TOP/selftests/vm/mrt/errq.py
 ECONNREFUSED=111

@@ -11,7 +11,7 @@
 # nothing.  The sender paces its packets, so none is lost on the way and a
 # count is at least one and at most what was sent.
 source "$(dirname "$0")/../lib.sh"
-source "$(dirname "$0")/mrt_lib.sh"
+source "$(dirname "$0")/mrt_lib.bash"
 
 F=$TOP/selftests/vm/mrt/mrtfuzz.py
 PORT=4794

@@ -8,7 +8,7 @@
 # the ACKs carry a receiver penalty that the sender's destination shows.
 # Reading again drains everything: every message arrives once, intact.
 source "$(dirname "$0")/../lib.sh"
-source "$(dirname "$0")/mrt_lib.sh"
+source "$(dirname "$0")/mrt_lib.bash"
 
 slab_kb() { awk '$1 == "Slab:" { print $2 }' /proc/meminfo; }
 

@@ -10,8 +10,9 @@ Every message of 40 bytes or more is a sequence number, the CRC-32 of
 the rest, and a body that the sequence number gives (its SHA-256,
 repeated), which the server checks byte for byte; shorter ones (0 to 39 bytes) are the sequence number's bytes cut
 to the size, so the server counts each message once, by sequence number,
-and checks it whole.  Sizes are log-uniform between 0 and --max-size, so
-small and large messages both occur.  Each prints one JSON line.
+and checks it whole.  Sizes run from 0 to --max-size, skewed toward the
+small (2 ** (log2(max) * u^2), u uniform; 2 % are empty), so small and
+large messages both occur and a run's bytes stay moderate.  Each prints one JSON line.
 """
 import argparse
 import hashlib
@@ -47,7 +48,9 @@ def sizes(count, max_size, seed):
         if max_size == 0 or rng.random() < 0.02:
             out.append(0)
         else:
-            out.append(min(max_size, int(2 ** rng.uniform(0, max_size.bit_length()))))
+            # 2 ** (bits * u^2): every size from 1 B to max_size, the
+            # small ones more often (a mean of max_size / 29 at 4 MiB)
+            out.append(min(max_size, int(2 ** (max_size.bit_length() * rng.random() ** 2))))
     return out
 
 
