@@ -265,6 +265,7 @@ struct mrt_slot {
 	u32 bytes;			/* nominal */
 	u8 tx_count;			/* transmissions (Karn), up to 255 */
 	u8 rtos;			/* expiries of its timer */
+	u8 cause;			/* MRT_SLOT_RTXQ: enum mrt_rtx_cause */
 	u8 flags;
 };
 
@@ -304,6 +305,19 @@ struct mrt_rx_cb {
 #define MRT_RX_CB(skb)	((struct mrt_rx_cb *)(skb)->cb)
 
 enum mrt_pdc_role { MRT_PDC_TX, MRT_PDC_RX };
+
+/* Why a packet is sent again (mrt:mrt_retransmit's cause). */
+#define MRT_RTX_CAUSES				\
+	EM(MRT_RTX_TRIM, trim)			\
+	EM(MRT_RTX_SACK, sack)			\
+	EM(MRT_RTX_RTO, rto)			\
+	EMe(MRT_RTX_WAIT, wait)
+
+#define EM(a, b)	a,
+#define EMe(a, b)	a,
+enum mrt_rtx_cause { MRT_RTX_CAUSES };
+#undef EM
+#undef EMe
 
 #define MRT_PDC_STATES				\
 	EM(MRT_PDC_SYN, syn)			\
@@ -406,8 +420,15 @@ struct sk_buff *mrt_alloc_ctl(unsigned int hlen);
 /* pdc.c */
 int mrt_rcv(struct mrt_net *mn, struct sk_buff *skb, const struct mrt_addr *src,
 	    const struct mrt_addr *dst, u8 family, u8 dsfield);
-struct mrt_pdc *mrt_pdc_tx_lock(struct mrt_sock *ms, const struct mrt_addr *peer,
-				u16 peer_ep, int *err);
+/* Under ms->lock: the sending PDC to peer, if any. */
+struct mrt_pdc *mrt_pdc_tx_find(struct mrt_sock *ms, const struct mrt_addr *peer,
+				u16 peer_ep);
+/* Process context, no lock: a new sending PDC, not yet linked; then
+ * under ms->lock, mrt_pdc_tx_link() or mrt_pdc_close().
+ */
+struct mrt_pdc *mrt_pdc_tx_new(struct mrt_sock *ms, const struct mrt_addr *peer,
+			       u16 peer_ep, int *err);
+void mrt_pdc_tx_link(struct mrt_sock *ms, struct mrt_pdc *pdc);
 void mrt_pdc_push(struct mrt_pdc *pdc, struct sk_buff_head *out);
 void mrt_pdc_close(struct mrt_pdc *pdc, int err, struct sk_buff_head *out);
 void mrt_dest_kick(struct mrt_dest *d);

@@ -23,6 +23,9 @@
 
 #include "mrt.h"
 
+#define CREATE_TRACE_POINTS
+#include "mrt_trace.h"
+
 /* Error-queue entries a full receive buffer still takes. */
 #define MRT_ERRQ_MIN	1024
 
@@ -103,11 +106,15 @@ void mrt_dest_put(struct mrt_dest *d)
 	spin_unlock_bh(&mn->lock);
 }
 
-/* Counts what an NSCC call did (its routine r, and the Quick Adapt and
- * fast-increase steps since the last call); under the destination's lock.
+/* Counts what an NSCC call for pdc's destination did (its routine r, and
+ * the Quick Adapt and fast-increase steps since the last call), and
+ * traces it; under the destination's lock.
  */
-static void mrt_cc(struct mrt_net *mn, struct mrt_dest *d, enum nscc_routine r)
+static void mrt_cc(struct mrt_pdc *pdc, enum nscc_routine r)
 {
+	struct mrt_dest *d = pdc->dest;
+	struct mrt_net *mn = pdc->mn;
+
 	mrt_stat(mn, MRT_S_ROUTINE(r), 1);
 	if (d->cc.st.qa_count != d->qa_seen) {
 		mrt_stat(mn, MRT_S_QA, d->cc.st.qa_count - d->qa_seen);
@@ -117,6 +124,7 @@ static void mrt_cc(struct mrt_net *mn, struct mrt_dest *d, enum nscc_routine r)
 		mrt_stat(mn, MRT_S_FI, d->cc.st.fi_count - d->fi_seen);
 		d->fi_seen = d->cc.st.fi_count;
 	}
+	trace_mrt_nscc_update(pdc, &d->cc, r);
 }
 
 /* PDCs waiting for d's window to open may send now.  Each is taken off the
@@ -255,6 +263,7 @@ out_dec:
 static void mrt_pdc_link(struct mrt_sock *ms, struct mrt_pdc *pdc)
 {
 	pdc->linked = true;
+	trace_mrt_pdc_state(pdc, 0);
 	hlist_add_head(&pdc->hnode,
 		       &ms->pdcs[mrt_pdc_hash(&pdc->peer, pdc->peer_ep,
 					      pdc->role == MRT_PDC_RX ? pdc->rid : 0)]);
@@ -276,29 +285,22 @@ static struct mrt_pdc *mrt_pdc_find(struct mrt_sock *ms, u8 role,
 	return NULL;
 }
 
-/* The sending PDC from ms to peer, made if there is none, returned with
- * ms->lock held (BH off); NULL, unlocked, with *err set if it cannot be.
- * Process context.  A new PDC is in mn->pdcs before it is complete, but
- * the receive path and the collector leave it alone until it is linked,
- * under ms->lock.
+struct mrt_pdc *mrt_pdc_tx_find(struct mrt_sock *ms, const struct mrt_addr *peer,
+				u16 peer_ep)
+{
+	return mrt_pdc_find(ms, MRT_PDC_TX, peer, peer_ep, 0);
+}
+
+/* A new PDC is in mn->pdcs before it is complete, but the receive path,
+ * the collector and /proc leave it alone until it is linked, under
+ * ms->lock.
  */
-struct mrt_pdc *mrt_pdc_tx_lock(struct mrt_sock *ms, const struct mrt_addr *peer,
-				u16 peer_ep, int *err)
+struct mrt_pdc *mrt_pdc_tx_new(struct mrt_sock *ms, const struct mrt_addr *peer,
+			       u16 peer_ep, int *err)
 {
 	struct mrt_net *mn = ms->mn;
-	struct mrt_pdc *pdc, *old;
+	struct mrt_pdc *pdc;
 	u32 range;
-
-	spin_lock_bh(&ms->lock);
-	if (ms->dead) {
-		spin_unlock_bh(&ms->lock);
-		*err = -EPIPE;
-		return NULL;
-	}
-	pdc = mrt_pdc_find(ms, MRT_PDC_TX, peer, peer_ep, 0);
-	if (pdc)
-		return pdc;
-	spin_unlock_bh(&ms->lock);
 
 	range = mrt_attr(mn, MRT_A_max_psn_range);
 	if (!mrt_range_valid(range))
@@ -320,20 +322,12 @@ struct mrt_pdc *mrt_pdc_tx_lock(struct mrt_sock *ms, const struct mrt_addr *peer
 		mrt_pdc_close(pdc, 0, NULL);
 		return NULL;
 	}
-
-	spin_lock_bh(&ms->lock);
-	old = mrt_pdc_find(ms, MRT_PDC_TX, peer, peer_ep, 0);
-	if (old || ms->dead) {
-		/* never linked, so no one else has it */
-		mrt_pdc_close(pdc, 0, NULL);
-		if (old)
-			return old;
-		spin_unlock_bh(&ms->lock);
-		*err = -EPIPE;
-		return NULL;
-	}
-	mrt_pdc_link(ms, pdc);
 	return pdc;
+}
+
+void mrt_pdc_tx_link(struct mrt_sock *ms, struct mrt_pdc *pdc)
+{
+	mrt_pdc_link(ms, pdc);
 }
 
 /* Reports the fate of a message on its sender's error queue: err 0 is a
@@ -427,6 +421,7 @@ void mrt_pdc_close(struct mrt_pdc *pdc, int err, struct sk_buff_head *out)
 		return;
 	pdc->dead = true;
 	pdc->state = MRT_PDC_CLOSED;
+	trace_mrt_pdc_state(pdc, err);
 	if (!hlist_unhashed(&pdc->hnode) || pdc->snode.next) {
 		hlist_del(&pdc->hnode);
 		list_del(&pdc->snode);
@@ -500,13 +495,14 @@ static struct mrt_slot *mrt_slot(struct mrt_pdc *pdc, u32 psn)
 	return &pdc->slots[psn & (pdc->range - 1)];
 }
 
-static void mrt_rtxq_add(struct mrt_pdc *pdc, u32 psn)
+static void mrt_rtxq_add(struct mrt_pdc *pdc, u32 psn, u8 cause)
 {
 	struct mrt_slot *s = mrt_slot(pdc, psn);
 
 	if (s->flags & MRT_SLOT_RTXQ || pdc->rtxq_len >= pdc->range)
 		return;
 	s->flags |= MRT_SLOT_RTXQ;
+	s->cause = cause;
 	pdc->rtxq[(pdc->rtxq_head + pdc->rtxq_len++) & (pdc->range - 1)] = psn;
 }
 
@@ -585,6 +581,7 @@ static struct sk_buff *mrt_data_build(struct mrt_pdc *pdc, struct sk_buff *paylo
 		dscp = mrt_attr(mn, MRT_A_retransmit_dscp);
 
 	mrt_build(skb_push(skb, MRT_DATA_HDR_LEN), &p);
+	trace_mrt_tx(pdc, psn, payload->len, p.flags);
 	cb = MRT_XMIT_CB(skb);
 	memset(cb, 0, sizeof(*cb));
 	cb->pdc = pdc;
@@ -690,6 +687,7 @@ void mrt_pdc_push(struct mrt_pdc *pdc, struct sk_buff_head *out)
 			mrt_tx_resent(&pdc->tx, psn);
 			if (s->tx_count < U8_MAX)
 				s->tx_count++;
+			trace_mrt_retransmit(pdc, psn, s->cause, s->tx_count);
 		} else {
 			psn = mrt_tx_next(&pdc->tx);
 			s = mrt_slot(pdc, psn);
@@ -703,7 +701,7 @@ void mrt_pdc_push(struct mrt_pdc *pdc, struct sk_buff_head *out)
 		s->sent_ns = now;
 		spin_lock(&d->lock);
 		if (!(s->flags & MRT_SLOT_INFLIGHT))
-			mrt_cc(mn, d, nscc_on_send(&d->cc, s->bytes));
+			mrt_cc(pdc, nscc_on_send(&d->cc, s->bytes));
 		spin_unlock(&d->lock);
 		s->flags |= MRT_SLOT_INFLIGHT;
 		__skb_queue_tail(out, skb);
@@ -767,7 +765,7 @@ static void mrt_lost(void *ctx, u32 psn)
 		c->lost += s->bytes;
 		s->flags &= ~MRT_SLOT_INFLIGHT;
 	}
-	mrt_rtxq_add(pdc, psn);
+	mrt_rtxq_add(pdc, psn, MRT_RTX_SACK);
 	pdc->ms->st.rtx_sack++;
 	mrt_stat(pdc->mn, MRT_S_RTX_SACK, 1);
 }
@@ -778,6 +776,7 @@ static bool mrt_pdc_answer(struct mrt_pdc *pdc, const struct mrt_pkt *p)
 	if (pdc->state == MRT_PDC_SYN && p->spdcid) {
 		pdc->rid = p->spdcid;
 		pdc->state = MRT_PDC_OPEN;
+		trace_mrt_pdc_state(pdc, 0);
 	}
 	return pdc->rid == p->spdcid;
 }
@@ -835,12 +834,19 @@ static void mrt_rcv_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 	na.pen = a->rcv_cwnd_pen;
 	na.restore = p->flags & MRT_ACK_F_RESTORE_CWND;
 
+	trace_mrt_ack(pdc, a, p->flags, newly, na.rtt_ns);
+	if (na.rtt_ns != NSCC_NO_RTT &&
+	    mrt_attr(mn, MRT_A_trigger_logging_on_rtt_enable) &&
+	    na.rtt_ns >= mrt_attr(mn, MRT_A_trigger_logging_on_rtt_threshold_ns))
+		trace_mrt_rtt_log(pdc, a->ack_psn, na.rtt_ns, d->cc.cwnd,
+				  a->rcv_cwnd_pen);
+
 	spin_lock(&d->lock);
 	if (c.readd)
 		nscc_on_send(&d->cc, c.readd);
-	mrt_cc(mn, d, nscc_on_ack(&d->cc, c.now, &na));
+	mrt_cc(pdc, nscc_on_ack(&d->cc, c.now, &na));
 	if (c.lost)
-		mrt_cc(mn, d, nscc_on_loss(&d->cc, c.lost));
+		mrt_cc(pdc, nscc_on_loss(&d->cc, c.lost));
 	d->srtt_us = pdc->rto.srtt8 / 8;
 	d->pen = a->rcv_cwnd_pen;
 	spin_unlock(&d->lock);
@@ -863,6 +869,7 @@ static void mrt_rcv_nack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 	u64 newly, rtt = NSCC_NO_RTT;
 	bool retx;
 
+	trace_mrt_nack(pdc, psn, nk->nack_code, p->flags);
 	switch (nk->nack_code) {
 	case MRT_NACK_NO_ENDPOINT:
 		mrt_stat(mn, MRT_S_NACK_NO_ENDPOINT, 1);
@@ -911,14 +918,14 @@ static void mrt_rcv_nack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 
 	spin_lock(&d->lock);
 	if (newly)
-		mrt_cc(mn, d, nscc_on_cack(&d->cc, newly));
+		mrt_cc(pdc, nscc_on_cack(&d->cc, newly));
 	switch (nk->nack_code) {
 	case MRT_NACK_TRIMMED:
 	case MRT_NACK_TRIMMED_LASTHOP:
-		mrt_cc(mn, d, nscc_on_trim(&d->cc, now, s->bytes, rtt));
+		mrt_cc(pdc, nscc_on_trim(&d->cc, now, s->bytes, rtt));
 		break;
 	default:
-		mrt_cc(mn, d, nscc_on_nack(&d->cc, now, s->bytes, rtt));
+		mrt_cc(pdc, nscc_on_nack(&d->cc, now, s->bytes, rtt));
 	}
 	spin_unlock(&d->lock);
 
@@ -930,7 +937,7 @@ static void mrt_rcv_nack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 		pdc->ms->st.trims++;
 		pdc->ms->st.rtx_trim++;
 		mrt_stat(mn, MRT_S_RTX_TRIM, 1);
-		mrt_rtxq_add(pdc, psn);
+		mrt_rtxq_add(pdc, psn, MRT_RTX_TRIM);
 		mrt_pdc_push(pdc, out);
 		break;
 	case MRT_NACK_PSN_OOR_WINDOW:
@@ -993,7 +1000,7 @@ static enum hrtimer_restart mrt_pdc_timer(struct hrtimer *t)
 				next = min(next, at);
 			} else {
 				s->flags &= ~MRT_SLOT_WAIT;
-				mrt_rtxq_add(pdc, psn);
+				mrt_rtxq_add(pdc, psn, MRT_RTX_WAIT);
 			}
 			continue;
 		}
@@ -1006,7 +1013,7 @@ static enum hrtimer_restart mrt_pdc_timer(struct hrtimer *t)
 			lost += s->bytes;
 			s->flags &= ~MRT_SLOT_INFLIGHT;
 		}
-		mrt_rtxq_add(pdc, psn);
+		mrt_rtxq_add(pdc, psn, MRT_RTX_RTO);
 		if (s->rtos < U8_MAX)
 			s->rtos++;
 		expired++;
@@ -1016,12 +1023,13 @@ static enum hrtimer_restart mrt_pdc_timer(struct hrtimer *t)
 		}
 	}
 	if (expired) {
+		trace_mrt_rto(pdc, expired, rto_us);
 		ms->st.rto_events++;
 		ms->st.rtx_rto += expired;
 		mrt_stat(mn, MRT_S_RTO_EVENTS, 1);
 		mrt_stat(mn, MRT_S_RTX_RTO, expired);
 		spin_lock(&pdc->dest->lock);
-		mrt_cc(mn, pdc->dest, nscc_on_loss(&pdc->dest->cc, lost));
+		mrt_cc(pdc, nscc_on_loss(&pdc->dest->cc, lost));
 		spin_unlock(&pdc->dest->lock);
 	}
 	mrt_pdc_push(pdc, &out);
@@ -1307,6 +1315,7 @@ static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
 	}
 
 	v = mrt_rx_accept(&pdc->rx, psn, nominal);
+	trace_mrt_rx(pdc, psn, d->payload_len, v, ce);
 	switch (v) {
 	case MRT_RX_NEW:
 		break;

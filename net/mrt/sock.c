@@ -310,9 +310,9 @@ static int mrt_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	unsigned int npkts, i;
 	u64 need;
 	struct sk_buff_head q, out;
+	struct mrt_pdc *pdc, *fresh;
 	struct mrt_dest *old;
 	struct mrt_tmsg *m = NULL;
-	struct mrt_pdc *pdc;
 	struct mrt_addr peer;
 	struct sk_buff *skb;
 	u64 cookie = 0;
@@ -393,9 +393,31 @@ static int mrt_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		__skb_queue_tail(&q, skb);
 	}
 
-	pdc = mrt_pdc_tx_lock(ms, &peer, ep, &err);
-	if (!pdc)
+	/* The PDC is found or made and then used under one hold of the
+	 * lock; the packets that name it are sent within RCU.
+	 */
+	spin_lock_bh(&ms->lock);
+	pdc = ms->dead ? NULL : mrt_pdc_tx_find(ms, &peer, ep);
+	if (!pdc && !ms->dead) {
+		spin_unlock_bh(&ms->lock);
+		fresh = mrt_pdc_tx_new(ms, &peer, ep, &err);
+		if (!fresh)
+			goto fail;
+		spin_lock_bh(&ms->lock);
+		pdc = ms->dead ? NULL : mrt_pdc_tx_find(ms, &peer, ep);
+		if (pdc || ms->dead) {
+			/* never linked, so no one else has it */
+			mrt_pdc_close(fresh, 0, NULL);
+		} else {
+			mrt_pdc_tx_link(ms, fresh);
+			pdc = fresh;
+		}
+	}
+	if (!pdc) {
+		spin_unlock_bh(&ms->lock);
+		err = -EPIPE;
 		goto fail;
+	}
 	__skb_queue_head_init(&out);
 	if (pdc->ntmsgs >= MRT_MAX_TMSGS) {
 		spin_unlock_bh(&ms->lock);

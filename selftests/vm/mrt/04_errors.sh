@@ -33,10 +33,19 @@ ip netns exec "$B" python3 "$E" serve 198.18.2.1 7000 1 "$MRT_J/b.ready" >"$MRT_
 srvb=$!
 defer "kill $srvb 2>/dev/null"
 busywait 10000 test -e "$MRT_J/b.ready"
+trace_on mrt || { check 1 "the mrt tracepoints exist"; exit 1; }
 r=$(ip netns exec "$A" python3 "$E" fail 198.18.2.1 7001 4242 30)
+trace_save "$MRT_J/trace"
+trace_off mrt
 log "# no endpoint: $r"
 errno_is "$r" $ECONNREFUSED 4242
 check $? "no socket on the peer's endpoint: ECONNREFUSED with the message's cookie"
+grep -q 'mrt_nack: .* code=no_endpoint' "$MRT_J/trace" &&
+	grep -q 'mrt_pdc_state: .* role=tx state=closed peer=::ffff:198.18.2.1 peer_ep=7001 err=111' \
+		"$MRT_J/trace" &&
+	grep -q 'mrt_tx: .* flags=0x9 ' "$MRT_J/trace" &&
+	grep -q 'mrt_nscc_update: .* routine=send' "$MRT_J/trace"
+check $? "tracepoints: the first packet (SYN SOM), NSCC's send, the NACK, the PDC closed with ECONNREFUSED"
 [[ $(mrt_stat "$B" no_endpoint) -ge 1 && $(mrt_stat "$A" nack_no_endpoint_rx) -ge 1 ]]
 check $? "the peer counted it (no_endpoint) and NACKed it (nack_no_endpoint_rx)"
 
