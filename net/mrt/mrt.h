@@ -215,6 +215,7 @@ struct mrt_sock {
 	struct list_head pdc_list;
 	struct list_head rxq;		/* complete messages, struct mrt_rmsg */
 	unsigned int rxq_len;
+	unsigned int nheld;		/* ordered: complete, not yet due */
 	struct list_head partial;	/* messages being reassembled, oldest first */
 	struct mrt_dest *info_dest;	/* for MRT_INFO: the last one sent to */
 	struct mrt_sock_stats st;
@@ -351,6 +352,7 @@ struct mrt_pdc {
 	u16 ev;				/* the UDP source port */
 	u32 range;
 	u64 last_ns;			/* last packet in or out */
+	u64 progress_ns;		/* TX: last ACK of something new */
 	int xmit_err;			/* the last send's route error, or 0 */
 
 	/* TX */
@@ -394,6 +396,9 @@ struct mrt_errq_tail {
 };
 
 /* Room for the link, IP (v6), UDP and mrt headers. */
+/* Messages in flight per PDC: half the msg_id space. */
+#define MRT_MAX_TMSGS		32768
+
 #define MRT_HEADROOM	(LL_MAX_HEADER + sizeof(struct ipv6hdr) + \
 			 sizeof(struct udphdr) + MRT_DATA_HDR_LEN)
 

@@ -136,6 +136,7 @@ void mrt_dest_kick(struct mrt_dest *d)
 	struct sk_buff_head out;
 	unsigned int n = 64;
 	struct mrt_pdc *pdc;
+	bool again;
 
 	__skb_queue_head_init(&out);
 	rcu_read_lock();
@@ -153,10 +154,13 @@ void mrt_dest_kick(struct mrt_dest *d)
 		spin_lock_bh(&pdc->ms->lock);
 		if (!pdc->dead)
 			mrt_pdc_push(pdc, &out);
+		again = pdc->waiting;	/* blocked again: so are those behind */
 		spin_unlock_bh(&pdc->ms->lock);
 		local_bh_disable();
 		mrt_xmit_queue(d->mn, &out);
 		local_bh_enable();
+		if (again)
+			break;
 	}
 	rcu_read_unlock();
 }
@@ -243,6 +247,7 @@ static struct mrt_pdc *mrt_pdc_new(struct mrt_sock *ms, u8 role, u32 range,
 	}
 	sock_hold(&ms->inet.sk);
 	pdc->last_ns = mrt_now();
+	pdc->progress_ns = pdc->last_ns;
 	mrt_stat(mn, MRT_S_PDCS_OPENED, 1);
 	if (!delayed_work_pending(&mn->gc))
 		mod_delayed_work(system_wq, &mn->gc, HZ);
@@ -460,6 +465,7 @@ void mrt_pdc_close(struct mrt_pdc *pdc, int err, struct sk_buff_head *out)
 		}
 		list_for_each_entry_safe(rm, rn, &pdc->held, node) {
 			list_del(&rm->node);
+			pdc->ms->nheld--;
 			mrt_rmsg_free(rm);
 		}
 	}
@@ -634,7 +640,8 @@ void mrt_pdc_push(struct mrt_pdc *pdc, struct sk_buff_head *out)
 			/* The budget is of timer expiries: trims and SACKs
 			 * show that the path delivers.
 			 */
-			if (s->rtos > mrt_attr(mn, MRT_A_retry_budget)) {
+			if (s->rtos > mrt_attr(mn, MRT_A_retry_budget) ||
+			    s->tx_count == U8_MAX) {
 				int err = READ_ONCE(pdc->xmit_err);
 
 				mrt_stat(mn, MRT_S_RETRY_EXHAUSTED, 1);
@@ -683,7 +690,7 @@ void mrt_pdc_push(struct mrt_pdc *pdc, struct sk_buff_head *out)
 		if (retx) {
 			pdc->rtxq_head++;
 			pdc->rtxq_len--;
-			s->flags &= ~MRT_SLOT_RTXQ;
+			s->flags &= ~(MRT_SLOT_RTXQ | MRT_SLOT_WAIT);
 			mrt_tx_resent(&pdc->tx, psn);
 			if (s->tx_count < U8_MAX)
 				s->tx_count++;
@@ -759,7 +766,8 @@ static void mrt_lost(void *ctx, u32 psn)
 	struct mrt_pdc *pdc = c->pdc;
 	struct mrt_slot *s = mrt_slot(pdc, psn);
 
-	if (!s->skb || s->flags & MRT_SLOT_RTXQ)
+	/* a packet waiting for the receiver's room goes at its time */
+	if (!s->skb || s->flags & (MRT_SLOT_RTXQ | MRT_SLOT_WAIT))
 		return;
 	if (s->flags & MRT_SLOT_INFLIGHT) {
 		c->lost += s->bytes;
@@ -812,8 +820,10 @@ static void mrt_rcv_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 	if (pdc->tx.sack_unsent != unsent)
 		mrt_stat(mn, MRT_S_ACK_UNSENT, 1);
 	pdc->last_ns = c.now;
-	if (c.newly)
+	if (c.newly) {
 		pdc->wait_shift = 0;
+		pdc->progress_ns = c.now;
+	}
 
 	if (c.rtt_ns != NSCC_NO_RTT) {
 		u64 rtt = c.rtt_ns > service ? c.rtt_ns - service : 0;
@@ -976,7 +986,6 @@ static enum hrtimer_restart mrt_pdc_timer(struct hrtimer *t)
 	struct mrt_net *mn = pdc->mn;
 	struct sk_buff_head out;
 	u64 now = mrt_now(), next = U64_MAX, lost = 0;
-	enum hrtimer_restart ret = HRTIMER_NORESTART;
 	unsigned int expired = 0, n = 0;
 	u32 psn, rto_us;
 
@@ -1033,16 +1042,16 @@ static enum hrtimer_restart mrt_pdc_timer(struct hrtimer *t)
 		spin_unlock(&pdc->dest->lock);
 	}
 	mrt_pdc_push(pdc, &out);
-	if (!pdc->dead && next != U64_MAX && !pdc->timer_at) {
-		pdc->timer_at = next;
-		hrtimer_set_expires(t, ns_to_ktime(next));
-		ret = HRTIMER_RESTART;
-	}
+	/* the earlier of next and what push armed (hrtimer_start() from
+	 * the callback requeues the timer; it is never restarted here)
+	 */
+	if (!pdc->dead && next != U64_MAX)
+		mrt_pdc_arm(pdc, next);
 unlock:
 	spin_unlock(&ms->lock);
 	mrt_xmit_queue(mn, &out);
 	rcu_read_unlock();
-	return ret;
+	return HRTIMER_NORESTART;
 }
 
 /* Receiver */
@@ -1223,12 +1232,31 @@ static void mrt_rmsg_done(struct mrt_pdc *pdc, struct mrt_rmsg *m)
 		mrt_sock_deliver(ms, m);
 		return;
 	}
-	/* ordered: in msg_id order; the rest wait, sorted, on held */
+	/* ordered: in msg_id order; the rest wait, sorted, on held.  An id
+	 * behind the next due, too far ahead of it for a sender's window
+	 * of messages, or held already, is no message of this PDC's.
+	 */
 	if (m->msg_id != pdc->next_deliver) {
-		list_for_each_entry(h, &pdc->held, node)
-			if ((s16)(m->msg_id - h->msg_id) < 0)
+		u16 ahead = m->msg_id - pdc->next_deliver;
+
+		if (ahead >= MRT_MAX_TMSGS) {
+			mrt_stat(pdc->mn, MRT_S_BAD_REASSEMBLY, 1);
+			mrt_rmsg_free(m);
+			return;
+		}
+		list_for_each_entry(h, &pdc->held, node) {
+			u16 hahead = h->msg_id - pdc->next_deliver;
+
+			if (hahead == ahead) {
+				mrt_stat(pdc->mn, MRT_S_BAD_REASSEMBLY, 1);
+				mrt_rmsg_free(m);
+				return;
+			}
+			if (hahead > ahead)
 				break;
+		}
 		list_add_tail(&m->node, &h->node);
+		ms->nheld++;
 		return;
 	}
 	mrt_sock_deliver(ms, m);
@@ -1237,6 +1265,7 @@ static void mrt_rmsg_done(struct mrt_pdc *pdc, struct mrt_rmsg *m)
 		if (h->msg_id != pdc->next_deliver)
 			break;
 		list_del(&h->node);
+		ms->nheld--;
 		mrt_sock_deliver(ms, h);
 		pdc->next_deliver++;
 	}
@@ -1256,10 +1285,17 @@ static bool mrt_rcv_room(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 	if (atomic_read(&sk->sk_rmem_alloc) + skb->truesize <=
 	    READ_ONCE(sk->sk_rcvbuf))
 		return true;
+	/* Over it, while nothing waits to be read (which would free room):
+	 * the packet at cack, which moves the sender's window (a message
+	 * larger than the window may wait behind a lost packet of an
+	 * earlier one), and the packets of the oldest message.
+	 */
+	if (ms->rxq_len || ms->nheld)
+		return false;
+	if (p->data.psn == pdc->rx.cack)
+		return true;
 	head = list_first_entry_or_null(&ms->partial, struct mrt_rmsg, node);
-	if (!head)
-		return !ms->rxq_len;
-	return head == mrt_rmsg_find(pdc, p->data.msg_id);
+	return !head || head == mrt_rmsg_find(pdc, p->data.msg_id);
 }
 
 static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
@@ -1481,13 +1517,19 @@ static void mrt_rcv_answer(struct mrt_net *mn, struct sk_buff *skb,
 	}
 	ms = pdc->ms;
 	spin_lock(&ms->lock);
-	if (pdc->linked && !pdc->dead) {
-		if (p->type == MRT_TYPE_ACK)
-			mrt_rcv_ack(pdc, p, out);
-		else
-			mrt_rcv_nack(pdc, p, out);
+	if (!pdc->linked || pdc->dead) {
+		spin_unlock(&ms->lock);
+		return;
 	}
+	if (p->type == MRT_TYPE_ACK)
+		mrt_rcv_ack(pdc, p, out);
+	else
+		mrt_rcv_nack(pdc, p, out);
 	spin_unlock(&ms->lock);
+	/* The window may have opened for the destination's other PDCs. */
+	mrt_xmit_queue(mn, out);
+	if (!list_empty_careful(&pdc->dest->waiters))
+		mrt_dest_kick(pdc->dest);
 }
 
 /* The receive path, from mrt_udp_rcv(): skb->data is the mrt header.
@@ -1497,7 +1539,6 @@ int mrt_rcv(struct mrt_net *mn, struct sk_buff *skb, const struct mrt_addr *src,
 	    const struct mrt_addr *dst, u8 family, u8 ds)
 {
 	struct sk_buff_head out;
-	struct mrt_dest *kick = NULL;
 	unsigned int hlen;
 	struct mrt_pkt p;
 	int err;
@@ -1533,13 +1574,6 @@ int mrt_rcv(struct mrt_net *mn, struct sk_buff *skb, const struct mrt_addr *src,
 		kfree_skb(skb);
 	}
 	mrt_xmit_queue(mn, &out);
-	if (p.type == MRT_TYPE_ACK || p.type == MRT_TYPE_NACK) {
-		struct mrt_pdc *pdc = xa_load(&mn->pdcs, p.dpdcid);
-
-		kick = pdc && pdc->role == MRT_PDC_TX ? pdc->dest : NULL;
-		if (kick && !list_empty_careful(&kick->waiters))
-			mrt_dest_kick(kick);
-	}
 	return 0;
 bad:
 	mrt_stat(mn, MRT_S_MALFORMED(mrt_bad_reason(err)), 1);
@@ -1570,6 +1604,13 @@ void mrt_gc_work(struct work_struct *w)
 		if (pdc->role == MRT_PDC_TX) {
 			if (mrt_pdc_idle(pdc) && quiet > idle)
 				mrt_pdc_close(pdc, 0, NULL);
+			/* A closed socket's messages that make no progress
+			 * for 12 idle periods (a minute by default: a peer
+			 * that never takes them) are given up.
+			 */
+			else if (ms->dead &&
+				 (s64)(now - pdc->progress_ns) > 12 * idle)
+				mrt_pdc_close(pdc, ETIMEDOUT, NULL);
 		} else if (quiet > 2 * idle) {
 			mrt_pdc_close(pdc, 0, NULL);
 		}

@@ -16,44 +16,87 @@ static const char * const mrt_pdc_state_names[] = { MRT_PDC_STATES };
 #undef EM
 #undef EMe
 
+/* An iterator over the PDC ids, so that a read of many PDCs goes page by
+ * page, each under its own RCU section: position 0 is the header, then
+ * position n + 1 is the PDC with local id n.
+ */
+static struct mrt_pdc *mrt_pdcs_from(struct seq_file *seq, loff_t *pos)
+{
+	struct mrt_net *mn = mrt_net(seq_file_net(seq));
+	unsigned long id = *pos - 1;
+	struct mrt_pdc *pdc;
+
+	pdc = xa_find(&mn->pdcs, &id, U16_MAX, XA_PRESENT);
+	*pos = pdc ? (loff_t)id + 1 : U16_MAX + 2;
+	return pdc;
+}
+
+static void *mrt_pdcs_start(struct seq_file *seq, loff_t *pos)
+	__acquires(RCU)
+{
+	rcu_read_lock();
+	if (!*pos)
+		return SEQ_START_TOKEN;
+	if (*pos > U16_MAX + 1)
+		return NULL;
+	return mrt_pdcs_from(seq, pos);
+}
+
+static void *mrt_pdcs_next(struct seq_file *seq, void *v, loff_t *pos)
+{
+	++*pos;
+	if (*pos > U16_MAX + 1)
+		return NULL;
+	return mrt_pdcs_from(seq, pos);
+}
+
+static void mrt_pdcs_stop(struct seq_file *seq, void *v)
+	__releases(RCU)
+{
+	rcu_read_unlock();
+}
+
 static int mrt_pdcs_show(struct seq_file *seq, void *v)
 {
-	struct mrt_net *mn = mrt_net(seq_file_single_net(seq));
-	struct mrt_pdc *pdc;
-	unsigned long id;
+	struct mrt_net *mn = mrt_net(seq_file_net(seq));
+	struct mrt_pdc *pdc = v;
+	struct mrt_sock *ms;
 
-	seq_puts(seq, "lid rid role state local_ep peer peer_ep ev una nxt cack range inflight_pkts rtx_queued srtt_us rto_us rcvd_bytes ooo\n");
-	rcu_read_lock();
-	xa_for_each(&mn->pdcs, id, pdc) {
-		struct mrt_sock *ms = pdc->ms;
-
-		spin_lock_bh(&ms->lock);
-		if (!pdc->linked || pdc->dead) {
-			spin_unlock_bh(&ms->lock);
-			continue;
-		}
-		seq_printf(seq, "%u %u %s %s %u %pI6c %u %u ", pdc->lid, pdc->rid,
-			   pdc->role == MRT_PDC_TX ? "tx" : "rx",
-			   mrt_pdc_state_names[pdc->state], ms->ep, &pdc->peer.a,
-			   pdc->peer_ep, pdc->ev);
-		if (pdc->role == MRT_PDC_TX)
-			seq_printf(seq, "%u %u - %u %u %u %u %u - -\n",
-				   pdc->tx.una, pdc->tx.nxt, pdc->range,
-				   pdc->tx.nxt - pdc->tx.una, pdc->rtxq_len,
-				   pdc->rto.srtt8 / 8,
-				   mrt_rto_us(&pdc->rto,
-					      mrt_attr(mn, MRT_A_rto_min_us),
-					      mrt_attr(mn, MRT_A_rto_max_us),
-					      mrt_attr(mn, MRT_A_rto_min_us) * 4));
-		else
-			seq_printf(seq, "- - %u %u - - - - %llu %u\n",
-				   pdc->rx.cack, pdc->range, pdc->rx.rcvd_bytes,
-				   pdc->rx.ooo);
-		spin_unlock_bh(&ms->lock);
+	if (v == SEQ_START_TOKEN) {
+		seq_puts(seq, "lid rid role state local_ep peer peer_ep ev una nxt cack range inflight_pkts rtx_queued srtt_us rto_us rcvd_bytes ooo\n");
+		return 0;
 	}
-	rcu_read_unlock();
+	ms = pdc->ms;
+	spin_lock_bh(&ms->lock);
+	if (!pdc->linked || pdc->dead) {
+		spin_unlock_bh(&ms->lock);
+		return 0;
+	}
+	seq_printf(seq, "%u %u %s %s %u %pI6c %u %u ", pdc->lid, pdc->rid,
+		   pdc->role == MRT_PDC_TX ? "tx" : "rx",
+		   mrt_pdc_state_names[pdc->state], ms->ep, &pdc->peer.a,
+		   pdc->peer_ep, pdc->ev);
+	if (pdc->role == MRT_PDC_TX)
+		seq_printf(seq, "%u %u - %u %u %u %u %u - -\n",
+			   pdc->tx.una, pdc->tx.nxt, pdc->range,
+			   pdc->tx.nxt - pdc->tx.una, pdc->rtxq_len,
+			   pdc->rto.srtt8 / 8,
+			   mrt_rto_us(&pdc->rto, mrt_attr(mn, MRT_A_rto_min_us),
+				      mrt_attr(mn, MRT_A_rto_max_us),
+				      mrt_attr(mn, MRT_A_rto_min_us) * 4));
+	else
+		seq_printf(seq, "- - %u %u - - - - %llu %u\n", pdc->rx.cack,
+			   pdc->range, pdc->rx.rcvd_bytes, pdc->rx.ooo);
+	spin_unlock_bh(&ms->lock);
 	return 0;
 }
+
+static const struct seq_operations mrt_pdcs_ops = {
+	.start	= mrt_pdcs_start,
+	.next	= mrt_pdcs_next,
+	.stop	= mrt_pdcs_stop,
+	.show	= mrt_pdcs_show,
+};
 
 static int mrt_dests_show(struct seq_file *seq, void *v)
 {
@@ -80,7 +123,8 @@ static int mrt_dests_show(struct seq_file *seq, void *v)
 
 int mrt_proc_init(struct net *net, struct proc_dir_entry *dir)
 {
-	if (!proc_create_net_single("pdcs", 0444, dir, mrt_pdcs_show, NULL) ||
+	if (!proc_create_net("pdcs", 0444, dir, &mrt_pdcs_ops,
+			     sizeof(struct seq_net_private)) ||
 	    !proc_create_net_single("dests", 0444, dir, mrt_dests_show, NULL))
 		return -ENOMEM;
 	return 0;

@@ -24,7 +24,6 @@
 #include "mrt.h"
 
 #define MRT_EP_EPHEMERAL_MIN	49152
-#define MRT_MAX_TMSGS		32768	/* per PDC: half the msg_id space */
 
 static u32 mrt_ep_hash(u16 ep)
 {
