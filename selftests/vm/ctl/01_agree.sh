@@ -13,6 +13,7 @@ require_cmd jq || exit $ksft_skip
 for m in nscc dcqcn swift; do
 	modprobe "tcp_$m" || exit 1
 done
+modprobe mrt || exit 1
 grep -q '^fabric ' /proc/modules
 check $? "modprobe tcp_nscc brought the base module fabric.ko"
 
@@ -20,8 +21,8 @@ J=$(mktemp /tmp/agree.XXXXXX)
 defer "rm -f $J $J.ccr"
 "$FABCTL" -j attr show >"$J"
 check $? "fabctl -j attr show dumps every attribute"
-[[ $(jq -r '[.[].module] | unique | join(" ")' "$J") == "dcqcn nscc swift" ]]
-check $? "the dump has the three modules (dcqcn nscc swift)"
+[[ $(jq -r '[.[].module] | unique | join(" ")' "$J") == "dcqcn mrt nscc swift" ]]
+check $? "the dump has the four modules (dcqcn mrt nscc swift)"
 
 for m in nscc dcqcn swift; do
 	names=$(jq -r --arg m "$m" '[.[] | select(.module == $m) | .name] | sort | join(" ")' "$J")
@@ -49,6 +50,27 @@ for m in nscc dcqcn swift; do
 		map(tostring) | join("|")' "$J")
 	check $bad "$m: every value, module parameter, default, range and unit agree"
 done
+
+# mrt: the transport's attributes and NSCC's, under one name each (no
+# ccreplay: it replays congestion controls, not the transport).
+names=$(jq -r '[.[] | select(.module == "mrt") | .name] | sort | join(" ")' "$J")
+sysctls=$(ls /proc/sys/net/mrt | sort | tr '\n' ' ' | sed 's/ $//')
+params=$(ls /sys/module/mrt/parameters | sort | tr '\n' ' ' | sed 's/ $//')
+[[ -n $names && $names == "$sysctls" && $names == "$params" ]] &&
+	grep -qw udp_port <<<"$names" && grep -qw gamma <<<"$names"
+check $? "mrt: fabctl, sysctl and module parameters name the same $(wc -w <<<"$names") attributes"
+bad=0
+while IFS='|' read -r name shown global; do
+	[[ $(sysctl -n "net.mrt.$name") == "$shown" ]] ||
+		{ log "# mrt.$name: sysctl $(sysctl -n net.mrt.$name), fabctl $shown"; bad=1; }
+	[[ $(cat "/sys/module/mrt/parameters/$name") == "$global" ]] ||
+		{ log "# mrt.$name: module parameter differs from fabctl's $global"; bad=1; }
+done < <(jq -r '.[] | select(.module == "mrt") |
+	def txt(v): if .kind == "enum" then .enum_names[v] else v end;
+	[.name, txt(.value), txt(.global)] | map(tostring) | join("|")' "$J")
+check $bad "mrt: every value and module parameter agree"
+"$FABCTL" attr show mrt flavour | grep -q '^mrt  *flavour  *mrc '
+check $? "mrt's NSCC flavour defaults to mrc (this transport is trimmed)"
 
 # Values as text: the sysctl form, the same in fabctl's plain output.
 "$FABCTL" attr show nscc flavour | grep -q '^nscc  *flavour  *uet '
