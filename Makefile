@@ -31,6 +31,7 @@ CORE_HDRS   := $(wildcard include/net/fabric/*.h tools/include/linux/*.h)
 CCREPLAY    := tools/ccreplay/ccreplay
 TC_PLUGIN   := tools/tc/q_fabric.so
 FABCTL      := tools/fabctl/fabctl
+MRTPERF     := tools/mrtperf/mrtperf
 # Where Debian's tc looks for q_<kind>.so.
 TC_LIBDIR   ?= /usr/lib/$(shell $(CC) -print-multiarch)/tc
 UNIT_TESTS  := selftests/unit/nscc_test selftests/unit/dcqcn_test selftests/unit/swift_test \
@@ -46,7 +47,7 @@ all: modules tools tests
 # Everything that compiles waits for deps (apt-get: the compiler, the kernel
 # headers): under make -jN nothing may start before the headers exist.  An
 # order-only prerequisite, so a finished deps never forces a rebuild.
-modules sparse $(CCREPLAY) $(TC_PLUGIN) $(FABCTL) $(UNIT_TESTS) bench/microbench: | deps
+modules sparse $(CCREPLAY) $(TC_PLUGIN) $(FABCTL) $(MRTPERF) $(UNIT_TESTS) bench/microbench: | deps
 
 help:
 	@sed -n "3,17p" Makefile | sed 's/^# \{0,1\}//'
@@ -58,7 +59,7 @@ modules:
 	@test -n "$(KVER)" || { echo "make: no Debian 6.1 kernel with headers found (scripts/kver)"; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=$(W) modules
 
-tools: $(CCREPLAY) $(TC_PLUGIN) $(FABCTL)
+tools: $(CCREPLAY) $(TC_PLUGIN) $(FABCTL) $(MRTPERF)
 
 tests: $(UNIT_TESTS)
 
@@ -76,6 +77,10 @@ $(FABCTL): tools/fabctl/main.c tools/fabctl/nl.c tools/fabctl/json.c tools/fabct
 	   tools/fabctl/fabctl.h include/uapi/linux/fabric.h
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Wmissing-prototypes \
 		-Iinclude/uapi -o $@ $(filter %.c,$^) $$(pkg-config --cflags --libs libmnl)
+
+$(MRTPERF): tools/mrtperf/mrtperf.c
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Wmissing-prototypes \
+		-o $@ $<
 
 # The tc plugin's test links the plugin with its own tc helpers.
 selftests/unit/q_fabric_test: selftests/unit/q_fabric_test.c tools/tc/q_fabric.c \
@@ -125,4 +130,4 @@ checkpatch:
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
-	rm -f $(CCREPLAY) $(TC_PLUGIN) $(FABCTL) $(UNIT_TESTS) bench/microbench
+	rm -f $(CCREPLAY) $(TC_PLUGIN) $(FABCTL) $(MRTPERF) $(UNIT_TESTS) bench/microbench

@@ -24,5 +24,19 @@ for fam in 4 6; do
 	mrt_confirmed "clean$fam" 2000
 	check $? "IPv$fam: the sender has a confirmation with each message's cookie"
 done
+# tools/mrtperf, as users and the bench run it
+P=$TOP/tools/mrtperf/mrtperf
+ip netns exec "$B" "$P" -s -w 16777216 >"$MRT_J/perf" &
+perf=$!
+defer "kill $perf 2>/dev/null"
+busywait 10000 grep -q 'server on' "$MRT_J/perf"
+r=$(ip netns exec "$A" "$P" -c 198.18.0.2 -n 200 -l 65536 -w 16777216 -j)
+log "# mrtperf stream: $r"
+jq -e '.sent == 200 and .received == 200 and .bytes == 200 * 65536' <<<"$r" >/dev/null
+check $? "mrtperf: the server counted all 200 messages of 64 KiB"
+r=$(ip netns exec "$A" "$P" -c 198.18.0.2 -n 200 -l 4096 --pingpong -j)
+log "# mrtperf pingpong: $r"
+jq -e '.msgs == 200 and .p50_us > 0 and .p99_us >= .p50_us' <<<"$r" >/dev/null
+check $? "mrtperf --pingpong: 200 round trips timed"
 mrt_snmp "$A"
 exit $RET

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mrtperf: goodput, message rate and latency over mrt sockets.
+ *
+ *   mrtperf -s [-B ADDR] [-p EP] [-w BYTES]
+ *   mrtperf -c ADDR [-p EP] [-n MSGS] [-l SIZE] [-t SECS] [--pingpong]
+ *           [-w BYTES] [-j]
+ *
+ * The server receives messages and answers two kinds: a ping (echoed
+ * whole) and the client's "done" (answered with what it received).  The
+ * client streams messages (as many as -n, for at most -t seconds) and
+ * then asks the server, so that goodput and message rate are what
+ * arrived, over the server's time from the first message to the last; or
+ * with --pingpong sends one message at a time and times each round trip
+ * (p50, p99, p99.9).  Every message starts with a 16-byte header: a magic,
+ * a kind and a sequence number.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <netinet/in.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef SOCK_RDM
+#define SOCK_RDM	4
+#endif
+#define IPPROTO_MRT	253
+
+#define MAGIC		0x6d727470U	/* "mrtp" */
+enum { K_DATA, K_PING, K_DONE, K_STATS };
+
+struct hdr {
+	uint32_t magic;
+	uint32_t kind;
+	uint64_t seq;
+};
+
+struct stats {
+	struct hdr h;
+	uint64_t msgs;
+	uint64_t bytes;
+	uint64_t first_ns;
+	uint64_t last_ns;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void die(const char *what)
+{
+	fprintf(stderr, "mrtperf: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static int parse_addr(const char *s, unsigned int ep, struct sockaddr_storage *ss,
+		      socklen_t *len)
+{
+	struct sockaddr_in *sin = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	if (inet_pton(AF_INET, s, &sin->sin_addr) == 1) {
+		sin->sin_family = AF_INET;
+		sin->sin_port = htons(ep);
+		*len = sizeof(*sin);
+		return AF_INET;
+	}
+	if (inet_pton(AF_INET6, s, &sin6->sin6_addr) == 1) {
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_port = htons(ep);
+		*len = sizeof(*sin6);
+		return AF_INET6;
+	}
+	fprintf(stderr, "mrtperf: %s: not an IPv4 or IPv6 address\n", s);
+	exit(2);
+}
+
+static int mksock(int family, int bufsz)
+{
+	int fd = socket(family, SOCK_RDM, IPPROTO_MRT);
+
+	if (fd < 0)
+		die("socket(SOCK_RDM, 253) (is mrt.ko there?)");
+	if (bufsz > 0 &&
+	    (setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bufsz, sizeof(bufsz)) ||
+	     setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bufsz, sizeof(bufsz))))
+		die("setsockopt(SO_SNDBUF/SO_RCVBUF)");
+	return fd;
+}
+
+static __attribute__((noreturn)) void server(const char *bind_addr, unsigned int ep, int bufsz, size_t maxlen)
+{
+	struct sockaddr_storage me, peer, done_peer;
+	struct stats st = { .h = { MAGIC, K_STATS, 0 } };
+	socklen_t len, plen, done_len = 0;
+	uint64_t want = 0;
+	int pending = 0;
+	char *buf = malloc(maxlen);
+	int fd;
+
+	if (!buf)
+		die("malloc");
+	fd = mksock(parse_addr(bind_addr, ep, &me, &len), bufsz);
+	if (bind(fd, (struct sockaddr *)&me, len))
+		die("bind");
+	printf("mrtperf: server on %s endpoint %u\n", bind_addr, ep);
+	fflush(stdout);
+	for (;;) {
+		ssize_t n;
+		struct hdr h = { 0 };
+
+		plen = sizeof(peer);
+		n = recvfrom(fd, buf, maxlen, 0, (struct sockaddr *)&peer, &plen);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			die("recvfrom");
+		}
+		if ((size_t)n >= sizeof(h))
+			memcpy(&h, buf, sizeof(h));
+		if (h.magic == MAGIC && h.kind == K_PING) {
+			if (sendto(fd, buf, n, 0, (struct sockaddr *)&peer, plen) < 0)
+				perror("mrtperf: sendto (pong)");
+			continue;
+		}
+		if (h.magic == MAGIC && h.kind == K_DONE) {
+			/* Delivery is unordered: "done" may overtake data.
+			 * It says how many came before it; answer once
+			 * they are all in.
+			 */
+			done_peer = peer;
+			done_len = plen;
+			want = h.seq;
+			pending = 1;
+		} else {
+			if (!st.msgs)
+				st.first_ns = now_ns();
+			st.last_ns = now_ns();
+			st.msgs++;
+			st.bytes += n;
+		}
+		if (pending && st.msgs >= want) {
+			if (sendto(fd, &st, sizeof(st), 0, (struct sockaddr *)&done_peer,
+				   done_len) < 0)
+				perror("mrtperf: sendto (stats)");
+			memset(&st, 0, sizeof(st));
+			st.h = (struct hdr){ MAGIC, K_STATS, 0 };
+			pending = 0;
+		}
+	}
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static uint64_t pct(const uint64_t *v, size_t n, double p)
+{
+	size_t i = (size_t)(p * (double)(n - 1) + 0.5);
+
+	return n ? v[i < n ? i : n - 1] : 0;
+}
+
+static int client(const char *addr, unsigned int ep, long msgs, size_t size,
+		  double secs, int pingpong, int bufsz, int json)
+{
+	struct sockaddr_storage peer;
+	size_t blen = size < sizeof(struct stats) ? sizeof(struct stats) : size;
+	uint64_t t0, end, *lat = NULL;
+	struct stats st = { 0 };
+	char *buf = calloc(1, blen + 1);
+	struct timeval tv = { 0 };
+	long sent = 0;
+	socklen_t len;
+	int fd;
+
+	if (!buf)
+		die("calloc");
+	fd = mksock(parse_addr(addr, ep, &peer, &len), bufsz);
+	if (connect(fd, (struct sockaddr *)&peer, len))
+		die("connect");
+	/* an answer lost for good (no server) ends the run, not hangs it */
+	tv.tv_sec = (time_t)secs + 30;
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)))
+		die("setsockopt(SO_RCVTIMEO)");
+	if (pingpong && size < sizeof(struct hdr))
+		size = sizeof(struct hdr);
+	if (pingpong) {
+		lat = calloc(msgs, sizeof(*lat));
+		if (!lat)
+			die("calloc");
+	}
+	t0 = now_ns();
+	end = t0 + (uint64_t)(secs * 1e9);
+	while (sent < msgs && now_ns() < end) {
+		struct hdr h = { MAGIC, pingpong ? K_PING : K_DATA, (uint64_t)sent };
+		uint64_t t = now_ns();
+
+		if (size >= sizeof(h))
+			memcpy(buf, &h, sizeof(h));
+		if (send(fd, buf, size, 0) < 0) {
+			if (errno == EINTR)
+				continue;
+			die("send");
+		}
+		if (pingpong) {
+			if (recv(fd, buf, blen, 0) < 0)
+				die("recv (pong)");
+			lat[sent] = now_ns() - t;
+		}
+		sent++;
+	}
+	if (!pingpong) {
+		struct hdr h = { MAGIC, K_DONE, (uint64_t)sent };
+
+		if (send(fd, &h, sizeof(h), 0) < 0)
+			die("send (done)");
+		if (recv(fd, &st, sizeof(st), 0) < (ssize_t)sizeof(st) ||
+		    st.h.magic != MAGIC || st.h.kind != K_STATS) {
+			fprintf(stderr, "mrtperf: no statistics from the server\n");
+			return 1;
+		}
+	}
+	if (pingpong) {
+		uint64_t p50, p99, p999;
+
+		qsort(lat, sent, sizeof(*lat), cmp_u64);
+		p50 = pct(lat, sent, 0.5);
+		p99 = pct(lat, sent, 0.99);
+		p999 = pct(lat, sent, 0.999);
+		if (json)
+			printf("{\"mode\":\"pingpong\",\"size\":%zu,\"msgs\":%ld,\"p50_us\":%.1f,\"p99_us\":%.1f,\"p999_us\":%.1f}\n",
+			       size, sent, p50 / 1e3, p99 / 1e3, p999 / 1e3);
+		else
+			printf("pingpong %zu B x %ld: p50 %.1f us, p99 %.1f us, p99.9 %.1f us\n",
+			       size, sent, p50 / 1e3, p99 / 1e3, p999 / 1e3);
+	} else {
+		double dt = st.last_ns > st.first_ns ?
+			    (st.last_ns - st.first_ns) / 1e9 : 0;
+		double gbps = dt ? st.bytes * 8 / dt / 1e9 : 0;
+		double rate = dt ? st.msgs / dt : 0;
+
+		if (json)
+			printf("{\"mode\":\"stream\",\"size\":%zu,\"sent\":%ld,\"received\":%llu,\"bytes\":%llu,\"secs\":%.3f,\"goodput_gbps\":%.3f,\"msgs_per_sec\":%.0f}\n",
+			       size, sent, (unsigned long long)st.msgs,
+			       (unsigned long long)st.bytes, dt, gbps, rate);
+		else
+			printf("stream %zu B: %ld sent, %llu received in %.3f s: %.3f Gbit/s, %.0f msgs/s\n",
+			       size, sent, (unsigned long long)st.msgs, dt, gbps, rate);
+		if ((long)st.msgs != sent) {
+			fprintf(stderr, "mrtperf: the server received %llu of %ld\n",
+				(unsigned long long)st.msgs, sent);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void usage(int code)
+{
+	fputs("usage: mrtperf -s [-B ADDR] [-p EP] [-w BYTES]\n"
+	      "       mrtperf -c ADDR [-p EP] [-n MSGS] [-l SIZE] [-t SECS] [--pingpong]\n"
+	      "               [-w BYTES] [-j]\n"
+	      "  -s          server: count messages, echo pings\n"
+	      "  -B ADDR     server: address to bind (default 0.0.0.0; :: for IPv6)\n"
+	      "  -c ADDR     client: the server's address\n"
+	      "  -p EP       mrt endpoint (default 5201)\n"
+	      "  -n MSGS     messages to send (default 1000)\n"
+	      "  -l SIZE     message size in bytes (default 1048576)\n"
+	      "  -t SECS     at most this long (default 10)\n"
+	      "  --pingpong  one message at a time; latency percentiles\n"
+	      "  -w BYTES    SO_SNDBUF and SO_RCVBUF (default: the system's)\n"
+	      "  -j          JSON output\n", code ? stderr : stdout);
+	exit(code);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "pingpong", no_argument, NULL, 'P' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	const char *addr = NULL, *bind_addr = NULL;
+	int c, srv = 0, pingpong = 0, json = 0, bufsz = 0;
+	unsigned int ep = 5201;
+	long msgs = 1000;
+	size_t size = 1048576;
+	double secs = 10;
+
+	while ((c = getopt_long(argc, argv, "sB:c:p:n:l:t:w:jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 's': srv = 1; break;
+		case 'B': bind_addr = optarg; break;
+		case 'c': addr = optarg; break;
+		case 'p': ep = strtoul(optarg, NULL, 0); break;
+		case 'n': msgs = strtol(optarg, NULL, 0); break;
+		case 'l': size = strtoul(optarg, NULL, 0); break;
+		case 't': secs = strtod(optarg, NULL); break;
+		case 'w': bufsz = strtol(optarg, NULL, 0); break;
+		case 'P': pingpong = 1; break;
+		case 'j': json = 1; break;
+		case 'h': usage(0); break;
+		default: usage(2);
+		}
+	}
+	if (srv == !!addr || !ep || ep > 65535 || msgs <= 0 || secs <= 0)
+		usage(2);
+	if (srv)
+		server(bind_addr ? bind_addr : "0.0.0.0", ep, bufsz,
+		       size > (1U << 24) ? size : (1U << 24));
+	return client(addr, ep, msgs, size, secs, pingpong, bufsz, json);
+}
