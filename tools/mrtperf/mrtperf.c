@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdnoreturn.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -100,7 +101,8 @@ static int mksock(int family, int bufsz)
 	return fd;
 }
 
-static __attribute__((noreturn)) void server(const char *bind_addr, unsigned int ep, int bufsz, size_t maxlen)
+static noreturn void server(const char *bind_addr, unsigned int ep, int bufsz,
+			    size_t maxlen)
 {
 	struct sockaddr_storage me, peer, done_peer;
 	struct stats st = { .h = { MAGIC, K_STATS, 0 } };
@@ -115,7 +117,7 @@ static __attribute__((noreturn)) void server(const char *bind_addr, unsigned int
 	fd = mksock(parse_addr(bind_addr, ep, &me, &len), bufsz);
 	if (bind(fd, (struct sockaddr *)&me, len))
 		die("bind");
-	printf("mrtperf: server on %s endpoint %u\n", bind_addr, ep);
+	printf("mrtperf: listening on %s endpoint %u\n", bind_addr, ep);
 	fflush(stdout);
 	for (;;) {
 		ssize_t n;
@@ -243,25 +245,32 @@ static int client(const char *addr, unsigned int ep, long msgs, size_t size,
 		p50 = pct(lat, sent, 0.5);
 		p99 = pct(lat, sent, 0.99);
 		p999 = pct(lat, sent, 0.999);
-		if (json)
-			printf("{\"mode\":\"pingpong\",\"size\":%zu,\"msgs\":%ld,\"p50_us\":%.1f,\"p99_us\":%.1f,\"p999_us\":%.1f}\n",
-			       size, sent, p50 / 1e3, p99 / 1e3, p999 / 1e3);
-		else
-			printf("pingpong %zu B x %ld: p50 %.1f us, p99 %.1f us, p99.9 %.1f us\n",
-			       size, sent, p50 / 1e3, p99 / 1e3, p999 / 1e3);
+		if (json) {
+			printf("{\"mode\":\"pingpong\",\"size\":%zu,\"msgs\":%ld,", size, sent);
+			printf("\"p50_us\":%.1f,\"p99_us\":%.1f,\"p999_us\":%.1f}\n",
+			       p50 / 1e3, p99 / 1e3, p999 / 1e3);
+		} else {
+			printf("pingpong %zu B x %ld: ", size, sent);
+			printf("p50 %.1f us, p99 %.1f us, p99.9 %.1f us\n",
+			       p50 / 1e3, p99 / 1e3, p999 / 1e3);
+		}
 	} else {
 		double dt = st.last_ns > st.first_ns ?
 			    (st.last_ns - st.first_ns) / 1e9 : 0;
 		double gbps = dt ? st.bytes * 8 / dt / 1e9 : 0;
 		double rate = dt ? st.msgs / dt : 0;
 
-		if (json)
-			printf("{\"mode\":\"stream\",\"size\":%zu,\"sent\":%ld,\"received\":%llu,\"bytes\":%llu,\"secs\":%.3f,\"goodput_gbps\":%.3f,\"msgs_per_sec\":%.0f}\n",
-			       size, sent, (unsigned long long)st.msgs,
-			       (unsigned long long)st.bytes, dt, gbps, rate);
-		else
-			printf("stream %zu B: %ld sent, %llu received in %.3f s: %.3f Gbit/s, %.0f msgs/s\n",
-			       size, sent, (unsigned long long)st.msgs, dt, gbps, rate);
+		if (json) {
+			printf("{\"mode\":\"stream\",\"size\":%zu,\"sent\":%ld,", size, sent);
+			printf("\"received\":%llu,\"bytes\":%llu,\"secs\":%.3f,",
+			       (unsigned long long)st.msgs,
+			       (unsigned long long)st.bytes, dt);
+			printf("\"goodput_gbps\":%.3f,\"msgs_per_sec\":%.0f}\n", gbps, rate);
+		} else {
+			printf("stream %zu B: %ld sent, %llu received in %.3f s: ",
+			       size, sent, (unsigned long long)st.msgs, dt);
+			printf("%.3f Gbit/s, %.0f msgs/s\n", gbps, rate);
+		}
 		if ((long)st.msgs != sent) {
 			fprintf(stderr, "mrtperf: the server received %llu of %ld\n",
 				(unsigned long long)st.msgs, sent);
@@ -271,7 +280,7 @@ static int client(const char *addr, unsigned int ep, long msgs, size_t size,
 	return 0;
 }
 
-static void usage(int code)
+static noreturn void help(int code)
 {
 	fputs("usage: mrtperf -s [-B ADDR] [-p EP] [-w BYTES]\n"
 	      "       mrtperf -c ADDR [-p EP] [-n MSGS] [-l SIZE] [-t SECS] [--pingpong]\n"
@@ -306,22 +315,44 @@ int main(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "sB:c:p:n:l:t:w:jh", opts, NULL)) != -1) {
 		switch (c) {
-		case 's': srv = 1; break;
-		case 'B': bind_addr = optarg; break;
-		case 'c': addr = optarg; break;
-		case 'p': ep = strtoul(optarg, NULL, 0); break;
-		case 'n': msgs = strtol(optarg, NULL, 0); break;
-		case 'l': size = strtoul(optarg, NULL, 0); break;
-		case 't': secs = strtod(optarg, NULL); break;
-		case 'w': bufsz = strtol(optarg, NULL, 0); break;
-		case 'P': pingpong = 1; break;
-		case 'j': json = 1; break;
-		case 'h': usage(0); break;
-		default: usage(2);
+		case 's':
+			srv = 1;
+			break;
+		case 'B':
+			bind_addr = optarg;
+			break;
+		case 'c':
+			addr = optarg;
+			break;
+		case 'p':
+			ep = strtoul(optarg, NULL, 0);
+			break;
+		case 'n':
+			msgs = strtol(optarg, NULL, 0);
+			break;
+		case 'l':
+			size = strtoul(optarg, NULL, 0);
+			break;
+		case 't':
+			secs = strtod(optarg, NULL);
+			break;
+		case 'w':
+			bufsz = strtol(optarg, NULL, 0);
+			break;
+		case 'P':
+			pingpong = 1;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			help(0);
+		default:
+			help(2);
 		}
 	}
 	if (srv == !!addr || !ep || ep > 65535 || msgs <= 0 || secs <= 0)
-		usage(2);
+		help(2);
 	if (srv)
 		server(bind_addr ? bind_addr : "0.0.0.0", ep, bufsz,
 		       size > (1U << 24) ? size : (1U << 24));

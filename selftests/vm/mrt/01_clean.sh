@@ -29,7 +29,7 @@ P=$TOP/tools/mrtperf/mrtperf
 ip netns exec "$B" "$P" -s -w 16777216 >"$MRT_J/perf" &
 perf=$!
 defer "kill $perf 2>/dev/null"
-busywait 10000 grep -q 'server on' "$MRT_J/perf"
+busywait 10000 grep -q 'listening on' "$MRT_J/perf"
 r=$(ip netns exec "$A" "$P" -c 198.18.0.2 -n 200 -l 65536 -w 16777216 -j)
 log "# mrtperf stream: $r"
 jq -e '.sent == 200 and .received == 200 and .bytes == 200 * 65536' <<<"$r" >/dev/null
