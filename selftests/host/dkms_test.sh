@@ -34,7 +34,7 @@ dkms install "$name/$ver" -k "$kver" "${trees[@]}" >>"$t/log" 2>&1
 tap_ok $? "dkms install for $kver"
 ko=$t/inst/$kver/updates/dkms/tcp_nscc.ko
 all=1
-for m in fabric tcp_nscc tcp_dcqcn tcp_swift sch_fabric; do
+for m in fabric tcp_nscc tcp_dcqcn tcp_swift sch_fabric mrt; do
 	f=$t/inst/$kver/updates/dkms/$m.ko
 	[[ -f $f && $(modinfo -F vermagic "$f") == "$kver "* ]] || all=0
 done

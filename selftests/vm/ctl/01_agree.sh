@@ -60,11 +60,14 @@ params=$(ls /sys/module/mrt/parameters | sort | tr '\n' ' ' | sed 's/ $//')
 	grep -qw udp_port <<<"$names" && grep -qw gamma <<<"$names"
 check $? "mrt: fabctl, sysctl and module parameters name the same $(wc -w <<<"$names") attributes"
 bad=0
+declare -A sys par
+while read -r k _ v; do sys[${k#net.mrt.}]=$v; done < <(sysctl net.mrt)
+while IFS=: read -r f v; do par[${f##*/}]=$v; done < <(grep -H . /sys/module/mrt/parameters/*)
 while IFS='|' read -r name shown global; do
-	[[ $(sysctl -n "net.mrt.$name") == "$shown" ]] ||
-		{ log "# mrt.$name: sysctl $(sysctl -n net.mrt.$name), fabctl $shown"; bad=1; }
-	[[ $(cat "/sys/module/mrt/parameters/$name") == "$global" ]] ||
-		{ log "# mrt.$name: module parameter differs from fabctl's $global"; bad=1; }
+	[[ ${sys[$name]} == "$shown" ]] ||
+		{ log "# mrt.$name: sysctl ${sys[$name]}, fabctl $shown"; bad=1; }
+	[[ ${par[$name]} == "$global" ]] ||
+		{ log "# mrt.$name: module parameter ${par[$name]}, fabctl $global"; bad=1; }
 done < <(jq -r '.[] | select(.module == "mrt") |
 	def txt(v): if .kind == "enum" then .enum_names[v] else v end;
 	[.name, txt(.value), txt(.global)] | map(tostring) | join("|")' "$J")

@@ -9,12 +9,7 @@
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/mrt_lib.bash"
 
-mrt_setup || exit 1
-setup_ns A B || exit 1
-link_ns "$A" a0 1 "$B" b0 2
-ip -n "$A" link set a0 mtu 9000
-ip -n "$B" link set b0 mtu 9000
-mrt_tune "$A" "$B" mss=8900
+mrt_jumbo_pair || exit 1
 
 for fam in 4 6; do
 	if [[ $fam == 4 ]]; then dst=198.18.0.2; else dst=2001:db8:0::2; fi

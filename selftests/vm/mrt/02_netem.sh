@@ -9,12 +9,7 @@
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/mrt_lib.bash"
 
-mrt_setup || exit 1
-setup_ns A B || exit 1
-link_ns "$A" a0 1 "$B" b0 2
-ip -n "$A" link set a0 mtu 9000
-ip -n "$B" link set b0 mtu 9000
-mrt_tune "$A" "$B" mss=8900
+mrt_jumbo_pair || exit 1
 imp="delay 1ms reorder 25% 50% loss 5% duplicate 2% corrupt 1% limit 100000"
 ip netns exec "$A" tc qdisc add dev a0 root netem $imp || exit 1
 ip netns exec "$B" tc qdisc add dev b0 root netem $imp || exit 1

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Lifetimes: `modprobe -r mrt` is refused while an mrt socket exists and
-# works once none does; 10 rounds of a pair of namespaces with a transfer
+# works once none does; 6 rounds of a pair of namespaces with a transfer
 # in flight, its processes killed and the namespaces deleted, leave no
 # socket behind (the module's reference count returns to 0, which
 # sockets and, through them, PDCs hold) and the kernel's slab memory where
@@ -59,11 +59,11 @@ round() {
 round
 busywait 30000 sh -c '[ "$(cat /sys/module/mrt/refcnt)" = 0 ]'
 slab0=$(slab_kb)
-for i in $(seq 10); do
+for i in $(seq 6); do
 	round || { check 1 "round $i"; break; }
 done
 busywait 60000 sh -c '[ "$(cat /sys/module/mrt/refcnt)" = 0 ]'
-check $? "after 10 rounds no mrt socket is left (module refcnt $(refcnt))"
+check $? "after 6 rounds no mrt socket is left (module refcnt $(refcnt))"
 sleep 2
 grow=$(( $(slab_kb) - slab0 ))
 log "# slab: $slab0 kB before the rounds, $((slab0 + grow)) kB after"

@@ -13,6 +13,17 @@ mrt_setup() {
 	sysctl -qw net.core.rmem_max=67108864 net.core.wmem_max=67108864
 }
 
+# mrt_jumbo_pair: namespaces A and B on a veth with a 9000-byte MTU and
+# mss 8900 (a transfer's bytes in few packets), tuned for the VM.
+mrt_jumbo_pair() {
+	mrt_setup || return 1
+	setup_ns A B || return 1
+	link_ns "$A" a0 1 "$B" b0 2
+	ip -n "$A" link set a0 mtu 9000
+	ip -n "$B" link set b0 mtu 9000
+	mrt_tune "$A" "$B" mss=8900
+}
+
 # mrt_tune NS... [name=value...]: net.mrt.* in each NS.  The VM's paths
 # have no ECN and no known speed: a 1 Gbit/s rate, a base RTT learnt from
 # the samples, and a retransmission floor of 20 ms, well above the VM's
