@@ -441,6 +441,8 @@ void mrt_dest_put(struct mrt_dest *d);
 void mrt_sock_close_pdcs(struct mrt_sock *ms);
 void mrt_gc_work(struct work_struct *w);
 u32 mrt_nominal(u8 family, u32 payload);
+/* The RTO pdc's timers run on now, in microseconds. */
+u32 mrt_rto_now_us(const struct mrt_pdc *pdc);
 void mrt_msg_report(struct mrt_sock *ms, const struct mrt_addr *peer,
 		    u16 peer_ep, u8 family, u64 cookie, u32 len, int err);
 

@@ -512,7 +512,7 @@ static void mrt_rtxq_add(struct mrt_pdc *pdc, u32 psn, u8 cause)
 	pdc->rtxq[(pdc->rtxq_head + pdc->rtxq_len++) & (pdc->range - 1)] = psn;
 }
 
-static u32 mrt_rto_now_us(struct mrt_pdc *pdc)
+u32 mrt_rto_now_us(const struct mrt_pdc *pdc)
 {
 	struct mrt_net *mn = pdc->mn;
 	u32 lo = mrt_attr(mn, MRT_A_rto_min_us);

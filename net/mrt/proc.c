@@ -58,7 +58,6 @@ static void mrt_pdcs_stop(struct seq_file *seq, void *v)
 
 static int mrt_pdcs_show(struct seq_file *seq, void *v)
 {
-	struct mrt_net *mn = mrt_net(seq_file_net(seq));
 	struct mrt_pdc *pdc = v;
 	struct mrt_sock *ms;
 
@@ -80,10 +79,7 @@ static int mrt_pdcs_show(struct seq_file *seq, void *v)
 		seq_printf(seq, "%u %u - %u %u %u %u %u - -\n",
 			   pdc->tx.una, pdc->tx.nxt, pdc->range,
 			   pdc->tx.nxt - pdc->tx.una, pdc->rtxq_len,
-			   pdc->rto.srtt8 / 8,
-			   mrt_rto_us(&pdc->rto, mrt_attr(mn, MRT_A_rto_min_us),
-				      mrt_attr(mn, MRT_A_rto_max_us),
-				      mrt_attr(mn, MRT_A_rto_min_us) * 4));
+			   pdc->rto.srtt8 / 8, mrt_rto_now_us(pdc));
 	else
 		seq_printf(seq, "- - %u %u - - - - %llu %u\n", pdc->rx.cack,
 			   pdc->range, pdc->rx.rcvd_bytes, pdc->rx.ooo);
