@@ -74,7 +74,8 @@ $(TC_PLUGIN): tools/tc/q_fabric.c tools/tc/tc_plugin.h include/uapi/linux/fabric
 
 $(FABCTL): tools/fabctl/main.c tools/fabctl/nl.c tools/fabctl/json.c tools/fabctl/attr.c \
 	   tools/fabctl/stats.c tools/fabctl/monitor.c tools/fabctl/sock.c \
-	   tools/fabctl/fabctl.h include/uapi/linux/fabric.h
+	   tools/fabctl/mrt.c tools/fabctl/fabctl.h include/uapi/linux/fabric.h \
+	   include/uapi/linux/mrt_nl.h
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Wmissing-prototypes \
 		-Iinclude/uapi -o $@ $(filter %.c,$^) $$(pkg-config --cflags --libs libmnl)
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * mrt, the multipath reliable message transport: module init and exit, the
- * attribute table, the per-netns state and /proc/net/mrt/snmp.
+ * attribute table, the per-netns state and /proc/net/mrt/snmp (the other
+ * files: sock.c the socket API, pdc.c the protocol, udp.c the tunnels,
+ * proc.c /proc/net/mrt/{pdcs,dests}, netlink.c the "mrt" genl family).
  *
  * The attributes are the transport's (net/mrt/mrt_attrs.h) followed by
  * NSCC's (include/net/fabric/nscc_attrs.h), one table that fabric.ko turns
@@ -184,11 +186,16 @@ static int __init mrt_init(void)
 	err = register_pernet_subsys(&mrt_net_ops);
 	if (err)
 		goto out_fabric;
-	err = mrt_sock_register();
+	err = mrt_genl_init();
 	if (err)
 		goto out_pernet;
+	err = mrt_sock_register();
+	if (err)
+		goto out_genl;
 	return 0;
 
+out_genl:
+	mrt_genl_exit();
 out_pernet:
 	unregister_pernet_subsys(&mrt_net_ops);
 out_fabric:
@@ -198,6 +205,7 @@ out_fabric:
 
 static void __exit mrt_exit(void)
 {
+	mrt_genl_exit();
 	mrt_sock_unregister();
 	/* PDCs and destinations are freed after a grace period. */
 	rcu_barrier();

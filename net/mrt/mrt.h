@@ -25,6 +25,7 @@
 #ifndef _NET_MRT_MRT_H
 #define _NET_MRT_MRT_H
 
+#include <linux/hash.h>
 #include <linux/hrtimer.h>
 #include <linux/in6.h>
 #include <linux/ip.h>
@@ -170,6 +171,12 @@ struct mrt_net {
 
 struct mrt_net *mrt_net(const struct net *net);
 
+/* The mrt_net.dests bucket of address a. */
+static inline u32 mrt_dest_hash(const struct mrt_addr *a)
+{
+	return hash_32(ipv6_addr_hash(&a->a), MRT_DEST_HASH_BITS);
+}
+
 static inline void mrt_stat(struct mrt_net *mn, unsigned int i, u64 v)
 {
 	fabric_net_stat_add(mn->fn, i, v);
@@ -307,6 +314,20 @@ struct mrt_rx_cb {
 
 enum mrt_pdc_role { MRT_PDC_TX, MRT_PDC_RX };
 
+/* Per-PDC counters (the mrt netlink family's PDC dump); each counts for
+ * the role that has it, under the socket's lock.
+ */
+struct mrt_pdc_stats {
+	u64 pkts;			/* data sent; RX: new data received */
+	u64 msgs;			/* acknowledged whole; RX: received whole */
+	u64 trims;			/* trim NACKs in; RX: trimmed packets in */
+	u64 ecn;			/* ECN echoes in; RX: CE packets in */
+	u64 rtx_sack;
+	u64 rtx_trim;
+	u64 rtx_rto;
+	u64 rto_events;
+};
+
 /* Why a packet is sent again (mrt:mrt_retransmit's cause). */
 #define MRT_RTX_CAUSES				\
 	EM(MRT_RTX_TRIM, trim)			\
@@ -354,6 +375,7 @@ struct mrt_pdc {
 	u64 last_ns;			/* last packet in or out */
 	u64 progress_ns;		/* TX: last ACK of something new */
 	int xmit_err;			/* the last send's route error, or 0 */
+	struct mrt_pdc_stats st;
 
 	/* TX */
 	struct mrt_tx tx;
@@ -395,10 +417,10 @@ struct mrt_errq_tail {
 	u8 family;
 };
 
-/* Room for the link, IP (v6), UDP and mrt headers. */
 /* Messages in flight per PDC: half the msg_id space. */
 #define MRT_MAX_TMSGS		32768
 
+/* Room for the link, IP (v6), UDP and mrt headers. */
 #define MRT_HEADROOM	(LL_MAX_HEADER + sizeof(struct ipv6hdr) + \
 			 sizeof(struct udphdr) + MRT_DATA_HDR_LEN)
 
@@ -448,6 +470,10 @@ void mrt_msg_report(struct mrt_sock *ms, const struct mrt_addr *peer,
 
 /* proc.c */
 int mrt_proc_init(struct net *net, struct proc_dir_entry *dir);
+
+/* netlink.c */
+int mrt_genl_init(void);
+void mrt_genl_exit(void);
 
 /* sock.c */
 int mrt_sock_register(void);

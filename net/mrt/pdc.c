@@ -43,11 +43,6 @@ static u64 mrt_now(void)
 
 /* Destinations */
 
-static u32 mrt_dest_hash(const struct mrt_addr *a)
-{
-	return hash_32(ipv6_addr_hash(&a->a), MRT_DEST_HASH_BITS);
-}
-
 static struct mrt_dest *mrt_dest_get(struct mrt_net *mn, const struct mrt_addr *a,
 				     u8 family, gfp_t gfp)
 {
@@ -395,10 +390,13 @@ static void mrt_tmsg_free(struct mrt_pdc *pdc, struct mrt_tmsg *m, int err)
 		if (!ms->dead)
 			mrt_msg_report(ms, &pdc->peer, pdc->peer_ep, pdc->family,
 				       m->cookie, m->len, err);
-	} else if (ms->confirm && !err && !ms->dead) {
-		mrt_stat(pdc->mn, MRT_S_MSGS_CONFIRMED, 1);
-		mrt_msg_report(ms, &pdc->peer, pdc->peer_ep, pdc->family,
-			       m->cookie, m->len, 0);
+	} else if (!err) {
+		pdc->st.msgs++;
+		if (ms->confirm && !ms->dead) {
+			mrt_stat(pdc->mn, MRT_S_MSGS_CONFIRMED, 1);
+			mrt_msg_report(ms, &pdc->peer, pdc->peer_ep,
+				       pdc->family, m->cookie, m->len, 0);
+		}
 	}
 	kfree(m);
 }
@@ -596,6 +594,7 @@ static struct sk_buff *mrt_data_build(struct mrt_pdc *pdc, struct sk_buff *paylo
 	cb->sport = htons(pdc->ev);
 	cb->tos = dscp << 2 | INET_ECN_ECT_0;
 	cb->family = pdc->family;
+	pdc->st.pkts++;
 	mrt_stat(mn, MRT_S_DATA_OUT, 1);
 	return skb;
 }
@@ -774,6 +773,7 @@ static void mrt_lost(void *ctx, u32 psn)
 		s->flags &= ~MRT_SLOT_INFLIGHT;
 	}
 	mrt_rtxq_add(pdc, psn, MRT_RTX_SACK);
+	pdc->st.rtx_sack++;
 	pdc->ms->st.rtx_sack++;
 	mrt_stat(pdc->mn, MRT_S_RTX_SACK, 1);
 }
@@ -841,6 +841,7 @@ static void mrt_rcv_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 	na.bytes = newly;
 	na.service_ns = service;
 	na.ecn = p->flags & MRT_ACK_F_ECN_ECHO;
+	pdc->st.ecn += na.ecn;
 	na.pen = a->rcv_cwnd_pen;
 	na.restore = p->flags & MRT_ACK_F_RESTORE_CWND;
 
@@ -944,6 +945,8 @@ static void mrt_rcv_nack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 	case MRT_NACK_TRIMMED_LASTHOP:
 		mrt_stat(mn, nk->nack_code == MRT_NACK_TRIMMED ?
 			 MRT_S_NACK_TRIMMED : MRT_S_NACK_TRIMMED_LASTHOP, 1);
+		pdc->st.trims++;
+		pdc->st.rtx_trim++;
 		pdc->ms->st.trims++;
 		pdc->ms->st.rtx_trim++;
 		mrt_stat(mn, MRT_S_RTX_TRIM, 1);
@@ -1033,6 +1036,8 @@ static enum hrtimer_restart mrt_pdc_timer(struct hrtimer *t)
 	}
 	if (expired) {
 		trace_mrt_rto(pdc, expired, rto_us);
+		pdc->st.rto_events++;
+		pdc->st.rtx_rto += expired;
 		ms->st.rto_events++;
 		ms->st.rtx_rto += expired;
 		mrt_stat(mn, MRT_S_RTO_EVENTS, 1);
@@ -1229,6 +1234,7 @@ static void mrt_rmsg_done(struct mrt_pdc *pdc, struct mrt_rmsg *m)
 		return;
 	}
 	if (!ms->ordered) {
+		pdc->st.msgs++;
 		mrt_sock_deliver(ms, m);
 		return;
 	}
@@ -1257,8 +1263,10 @@ static void mrt_rmsg_done(struct mrt_pdc *pdc, struct mrt_rmsg *m)
 		}
 		list_add_tail(&m->node, &h->node);
 		ms->nheld++;
+		pdc->st.msgs++;
 		return;
 	}
+	pdc->st.msgs++;
 	mrt_sock_deliver(ms, m);
 	pdc->next_deliver++;
 	list_for_each_entry_safe(h, hn, &pdc->held, node) {
@@ -1370,6 +1378,8 @@ static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
 	}
 	if (WARN_ON_ONCE(!m))
 		goto drop;
+	pdc->st.pkts++;
+	pdc->st.ecn += ce;
 
 	now_ack = ce || p->flags & (MRT_DATA_F_RETX | MRT_DATA_F_AR |
 				    MRT_DATA_F_SYN | MRT_DATA_F_EOM) ||
@@ -1489,6 +1499,7 @@ static void mrt_rcv_data_pkt(struct mrt_net *mn, struct sk_buff *skb,
 	}
 	if (mrt_is_trim(mn, p, ds >> 2, &code)) {
 		mrt_stat(mn, MRT_S_TRIMMED_IN, 1);
+		pdc->st.trims++;
 		pdc->last_ns = mrt_now();
 		mrt_send_nack(mn, pdc, p, src, dst, family, code, 0, out);
 		spin_unlock(&ms->lock);

@@ -1,10 +1,12 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 #
-# Documentation/netlink/specs/fabric.yaml (the "fabric" generic netlink
-# family in mainline's YNL format) against include/uapi/linux/fabric.h (the
-# same family as C, written by hand), so that the two cannot drift: the
-# header is the ABI, the spec is what the kernel's YNL tools read.
+# Each spec of Documentation/netlink/specs/ (fabric.yaml, the "fabric"
+# generic netlink family, and mrt.yaml, the "mrt" one, in mainline's YNL
+# format) against the header its uapi-header key names, under
+# include/uapi/ (the same family as C, written by hand), so that the two
+# cannot drift: the header is the ABI, the spec is what the kernel's YNL
+# tools read.
 #
 # From the spec, every C name is derived by ynl's own rules (those of
 # tools/net/ynl/pyynl/ynl_gen_c.py: name-prefix, enum-name, c-family-name,
@@ -26,9 +28,11 @@
 # A name the header lacks is dropped from that program (gcc's error names
 # the line) and reported by the check it belongs to.
 #
-#   selftests/host/netlink_spec_test.py [--yaml PATH] [--header PATH]
+#   selftests/host/netlink_spec_test.py [--yaml PATH [--header PATH]]
 #                                       [--schema PATH]
 #
+# Without --yaml, every spec of the tree, each with its header (--header
+# overrides the uapi-header of the one --yaml names).
 # --schema validates the spec with jsonschema against a mainline
 # Documentation/netlink/genetlink-legacy.yaml too (python3-jsonschema; not
 # in this tree).  TAP output; exit status 1 on any failure.
@@ -47,8 +51,8 @@ except ImportError:  # scripts/deps installs python3-yaml
 
 TOP = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                     '..', '..'))
-DEFAULT_YAML = os.path.join(TOP, 'Documentation/netlink/specs/fabric.yaml')
-DEFAULT_HEADER = os.path.join(TOP, 'include/uapi/linux/fabric.h')
+SPECS = os.path.join(TOP, 'Documentation/netlink/specs')
+UAPI = os.path.join(TOP, 'include/uapi')
 SPDX = '# SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause)'
 
 SCALARS = {'u8': 1, 'u16': 2, 'u32': 4, 'u64': 8,
@@ -904,8 +908,10 @@ class Checks:
 class Tap:
     def __init__(self):
         self.results = []
+        self.prefix = ''
 
     def check(self, desc, fn, *args):
+        desc = self.prefix + desc
         try:
             problems = fn(*args)
         except Exception as e:      # a spec of a shape the checks did not expect
@@ -934,44 +940,38 @@ def shown(path):
     return path if rel.startswith('..') else rel
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument('--yaml', default=DEFAULT_YAML, help='the spec')
-    ap.add_argument('--header', default=DEFAULT_HEADER, help='the uapi header')
-    ap.add_argument('--schema', help="mainline's genetlink-legacy.yaml, to "
-                    'validate the spec with jsonschema as well')
-    args = ap.parse_args()
-    tap = Tap()
-
-    if yaml is None:
-        tap.check('python3-yaml is installed (scripts/deps)', lambda: ['no module yaml'])
-        return tap.emit()
+def check_spec(tap, yaml_path, header_path, schema):
+    """Every check of one spec against its header, each named
+    "<spec>: ..." so that the specs' results stay apart."""
+    tap.prefix = os.path.basename(yaml_path) + ': '
     try:
-        spec = Spec(args.yaml)
+        spec = Spec(yaml_path)
     except Exception as e:
-        tap.check(f'{shown(args.yaml)} loads', lambda: [f'{type(e).__name__}: {e}'])
-        return tap.emit()
+        tap.check(f'{shown(yaml_path)} loads', lambda: [f'{type(e).__name__}: {e}'])
+        return
+    if header_path is None:
+        header_path = os.path.join(UAPI, spec.y.get('uapi-header', ''))
     try:
-        hdr = Header(args.header)
+        hdr = Header(header_path)
     except Exception as e:
-        tap.check(f'{shown(args.header)} reads', lambda: [f'{type(e).__name__}: {e}'])
-        return tap.emit()
+        tap.check(f'{shown(header_path)} reads', lambda: [f'{type(e).__name__}: {e}'])
+        return
 
     tap.check('spec: the first line is the SPDX tag ynl requires',
               lambda: [] if spec.first_line == SPDX else [spec.first_line])
     tap.check(f"spec: keys and types of the {spec.y.get('protocol', 'genetlink')} "
               'schema, protocol level no higher than needed', check_shape, spec)
-    if args.schema:
+    if schema:
         def jsonschema_validate():
             import jsonschema
-            with open(args.schema, encoding='utf-8') as f:
+            with open(schema, encoding='utf-8') as f:
                 schema = yaml.safe_load(f)
             try:
                 jsonschema.validate(spec.y, schema)
             except jsonschema.ValidationError as e:
                 return ['/'.join(str(x) for x in e.absolute_path) + ': ' + e.message]
             return []
-        tap.check(f'spec: validates against {shown(args.schema)}', jsonschema_validate)
+        tap.check(f'spec: validates against {shown(schema)}', jsonschema_validate)
     tap.check('spec: every reference resolves', check_refs, spec)
     tap.check('spec: every definition, attribute and operation has a doc',
               check_docs, spec)
@@ -993,7 +993,7 @@ def main():
     names = set(hdr.defines) | spec.all_c_names()
     for items in hdr.enums.values():
         names |= {it.name for it in items}
-    probe = Probe(args.header, names, members, compat)
+    probe = Probe(header_path, names, members, compat)
     tap.check(f'header: a probe of {len(names)} names and {len(members)} structs '
               'builds with gcc and runs',
               lambda: [probe.error] if probe.error else [])
@@ -1033,6 +1033,32 @@ def main():
         tap.check(f"struct {st['tag']}: packed as ynl decodes it, the size the "
                   'header says', c.struct_layout, st)
     tap.check('every struct of the header is in the spec', c.struct_coverage)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument('--yaml', help='one spec (default: every spec of the tree)')
+    ap.add_argument('--header', help="its uapi header (default: the spec's uapi-header)")
+    ap.add_argument('--schema', help="mainline's genetlink-legacy.yaml, to "
+                    'validate the specs with jsonschema as well')
+    args = ap.parse_args()
+    tap = Tap()
+
+    if yaml is None:
+        tap.check('python3-yaml is installed (scripts/deps)', lambda: ['no module yaml'])
+        return tap.emit()
+    if args.yaml:
+        specs = [args.yaml]
+    else:
+        specs = sorted(os.path.join(SPECS, f) for f in os.listdir(SPECS)
+                       if f.endswith('.yaml'))
+        if args.header:
+            ap.error('--header needs --yaml')
+        tap.check(f'{shown(SPECS)} holds the specs fabric.yaml and mrt.yaml',
+                  lambda: sorted({'fabric.yaml', 'mrt.yaml'} -
+                                 {os.path.basename(p) for p in specs}))
+    for path in specs:
+        check_spec(tap, path, args.header, args.schema)
     return tap.emit()
 
 

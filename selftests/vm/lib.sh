@@ -190,8 +190,9 @@ allow_cc() {
 	sysctl -qw net.ipv4.tcp_allowed_congestion_control="$allowed $cc"
 }
 
-# The repository's top directory, and tc with the project's plugins.
+# The repository's top directory, fabctl, and tc with the project's plugins.
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+FABCTL=$TOP/tools/fabctl/fabctl
 tcf() { TC_LIB_DIR="$TOP/tools/tc" tc "$@"; }
 
 # fabric_stat NS DEV KEY: one field of sch_fabric's stats (tc -s -j), e.g.

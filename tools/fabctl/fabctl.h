@@ -66,6 +66,23 @@ void json_kv_raw(struct json *j, const char *key, const char *number);
 void json_kv_null(struct json *j, const char *key);
 void json_escape(FILE *f, const char *s);
 
+/*
+ * json.c: one object's fields, as "key value" pairs on one line (text) or
+ * as the members of a JSON object (the caller begins and ends it).
+ */
+struct kv_out {
+	struct fabctl *fc;
+	struct json *j;
+	bool first;			/* text: no pair on the line yet */
+};
+
+void kv_str(struct kv_out *o, const char *key, const char *v);
+void kv_u64(struct kv_out *o, const char *key, uint64_t v);
+/* q / one with three decimals, a JSON number. */
+void kv_ratio(struct kv_out *o, const char *key, uint64_t q, uint64_t one);
+/* A value the kernel does not know (yet): "-", or null. */
+void kv_none(struct kv_out *o, const char *key);
+
 /* nl.c: netlink sockets, requests and replies. */
 struct nl_sock {
 	struct mnl_socket *nl;
@@ -110,6 +127,8 @@ struct nlmsghdr *genl_req(struct nl_sock *s, uint16_t family, uint8_t cmd,
 			  uint8_t version, uint16_t flags);
 int genl_attrs(const struct nlmsghdr *nlh, uint16_t family,
 	       const void **attrs, size_t *len);
+int genl_open(struct nl_sock *s, const char *name, const char *group,
+	      struct genl_family *fam, const char *hint);
 int fabric_open(struct nl_sock *s, struct genl_family *fam, bool events);
 
 /* attr.c: the policies of the fabric family's attributes. */
@@ -121,6 +140,7 @@ int cmd_attr(struct fabctl *fc, int argc, char **argv);
 int cmd_stats(struct fabctl *fc, int argc, char **argv);
 int cmd_monitor(struct fabctl *fc, int argc, char **argv);
 int cmd_sock(struct fabctl *fc, int argc, char **argv);
+int cmd_mrt(struct fabctl *fc, int argc, char **argv);
 
 /* main.c */
 void usage_error(const char *fmt, ...);

@@ -7,6 +7,10 @@
  * line of its own.  Strings are escaped as RFC 8259 asks: quote,
  * backslash and control characters; a byte that is not part of a valid
  * UTF-8 sequence becomes U+FFFD, so that the output is always valid.
+ *
+ * At the end, the kv_* helpers that sock show and the mrt commands print
+ * an object's fields with: "key value" pairs on a line, or the members of
+ * a JSON object.
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -226,4 +230,45 @@ void json_kv_null(struct json *j, const char *key)
 {
 	json_key(j, key);
 	json_null(j);
+}
+
+void kv_str(struct kv_out *o, const char *key, const char *v)
+{
+	if (o->fc->json) {
+		json_kv_string(o->j, key, v);
+		return;
+	}
+	fprintf(o->fc->out, "%s%s %s", o->first ? "" : " ", key, v);
+	o->first = false;
+}
+
+void kv_u64(struct kv_out *o, const char *key, uint64_t v)
+{
+	char buf[24];
+
+	if (o->fc->json) {
+		json_kv_u64(o->j, key, v);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+	kv_str(o, key, buf);
+}
+
+void kv_ratio(struct kv_out *o, const char *key, uint64_t q, uint64_t one)
+{
+	char buf[32];
+
+	fmt_ratio(buf, sizeof(buf), q, one);
+	if (o->fc->json)
+		json_kv_raw(o->j, key, buf);
+	else
+		kv_str(o, key, buf);
+}
+
+void kv_none(struct kv_out *o, const char *key)
+{
+	if (o->fc->json)
+		json_kv_null(o->j, key);
+	else
+		kv_str(o, key, "-");
 }

@@ -8,6 +8,8 @@
  *   fabctl [-j] [-p] [-n NETNS] stats [MODULE]
  *   fabctl [-j] [-n NETNS] monitor
  *   fabctl [-j] [-p] [-n NETNS] sock show
+ *   fabctl [-j] [-p] [-n NETNS] mrt dest show [ADDR]
+ *   fabctl [-j] [-p] [-n NETNS] mrt pdc show [LID]
  *
  * Design.  fabctl is a thin client of two netlink interfaces and keeps no
  * knowledge of the modules: names, units, ranges, help and enum names all
@@ -21,6 +23,8 @@
  *    sent as text (FABRIC_ATTR_A_TEXT): the kernel parses it with its
  *    sysctl parser, so enum names and range checks are the kernel's, and
  *    so is the error message (extack) fabctl prints.
+ *  - The "mrt" generic netlink family (include/uapi/linux/mrt_nl.h) of
+ *    mrt.ko: mrt dest show and mrt pdc show.
  *  - sock_diag (NETLINK_SOCK_DIAG): sock show dumps TCP sockets and keeps
  *    those whose congestion control is one of the modules', decoding the
  *    module's own INET_DIAG_BBRINFO or INET_DIAG_DCTCPINFO payload.
@@ -28,7 +32,7 @@
  * Files: main.c (options, -n, dispatch), nl.c (every message and
  * attribute is validated there before a command reads it; replies are
  * never trusted for lengths), json.c (the JSON writer), attr.c, stats.c,
- * monitor.c, sock.c (one command each).
+ * monitor.c, sock.c, mrt.c (one command each).
  *
  * Output: every command but monitor writes into a memory stream that
  * reaches stdout only if the command succeeds, so that an error in the
@@ -60,6 +64,8 @@ static const char usage_text[] =
 	"       fabctl [-j] [-p] [-n NETNS] stats [MODULE]\n"
 	"       fabctl [-j] [-n NETNS] monitor\n"
 	"       fabctl [-j] [-p] [-n NETNS] sock show\n"
+	"       fabctl [-j] [-p] [-n NETNS] mrt dest show [ADDR]\n"
+	"       fabctl [-j] [-p] [-n NETNS] mrt pdc show [LID]\n"
 	"       fabctl -V | -h | help\n";
 
 static void print_help(void)
@@ -67,8 +73,9 @@ static void print_help(void)
 	fputs(usage_text, stdout);
 	fputs("\n"
 	      "Shows and sets the attributes of the fabric modules (tcp_nscc, tcp_dcqcn,\n"
-	      "tcp_swift) per network namespace, shows their counters, follows attribute\n"
-	      "changes, and shows the TCP sockets that run one of them.\n"
+	      "tcp_swift, mrt) per network namespace, shows their counters, follows\n"
+	      "attribute changes, shows the TCP sockets that run one of them, and the mrt\n"
+	      "transport's destinations and PDCs.\n"
 	      "\n"
 	      "Commands:\n"
 	      "  attr show [MODULE [NAME]]   attributes: value, unit, default, range, help\n"
@@ -76,6 +83,8 @@ static void print_help(void)
 	      "  stats [MODULE]              the modules' counters\n"
 	      "  monitor                     print attribute changes until interrupted\n"
 	      "  sock show                   TCP sockets on nscc, swift or dcqcn\n"
+	      "  mrt dest show [ADDR]        mrt destinations: NSCC window, RTTs, penalty\n"
+	      "  mrt pdc show [LID]          mrt PDCs: PSNs, state, RTO, counters\n"
 	      "\n"
 	      "Options:\n"
 	      "  -j, --json          JSON output (monitor: one object per line)\n"
@@ -161,6 +170,8 @@ static int run_command(struct fabctl *fc, int argc, char **argv)
 		return cmd_stats(fc, argc - 1, argv + 1);
 	if (!strcmp(cmd, "sock"))
 		return cmd_sock(fc, argc - 1, argv + 1);
+	if (!strcmp(cmd, "mrt"))
+		return cmd_mrt(fc, argc - 1, argv + 1);
 	usage_error("unknown command \"%s\" (see fabctl help)", cmd);
 	return FABCTL_EXIT_USAGE;
 }

@@ -472,31 +472,44 @@ static int genl_resolve(struct nl_sock *s, const char *name,
 }
 
 /*
- * Opens a generic netlink socket and resolves the fabric family (and with
- * events, its "events" group).  Prints the error itself.
+ * Opens a generic netlink socket and resolves family name (and, if group
+ * is not NULL, that multicast group).  Prints the error itself; hint says
+ * what to load when the family is not there.
  */
-int fabric_open(struct nl_sock *s, struct genl_family *fam, bool events)
+int genl_open(struct nl_sock *s, const char *name, const char *group,
+	      struct genl_family *fam, const char *hint)
 {
+	char what[64];
+
+	snprintf(what, sizeof(what), "resolving the %s family", name);
 	if (nl_open(s, NETLINK_GENERIC) < 0) {
 		nl_perror("generic netlink");
 		return -1;
 	}
-	if (genl_resolve(s, FABRIC_GENL_NAME,
-			 events ? FABRIC_GENL_MCGRP_EVENTS : NULL, fam) < 0) {
+	if (genl_resolve(s, name, group, fam) < 0) {
 		if (nl_error() == ENOENT)
 			fprintf(stderr,
-				"fabctl: the fabric netlink family is not there (is fabric.ko loaded? modprobe tcp_nscc loads it)\n");
+				"fabctl: the %s netlink family is not there (%s)\n",
+				name, hint);
 		else
-			nl_perror("resolving the " FABRIC_GENL_NAME " family");
+			nl_perror(what);
 		nl_close(s);
 		return -1;
 	}
-	if (events && !fam->mcgrp) {
+	if (group && !fam->mcgrp) {
 		fprintf(stderr,
-			"fabctl: the fabric netlink family has no \"%s\" multicast group\n",
-			FABRIC_GENL_MCGRP_EVENTS);
+			"fabctl: the %s netlink family has no \"%s\" multicast group\n",
+			name, group);
 		nl_close(s);
 		return -1;
 	}
 	return 0;
+}
+
+/* The fabric family (and with events, its "events" group). */
+int fabric_open(struct nl_sock *s, struct genl_family *fam, bool events)
+{
+	return genl_open(s, FABRIC_GENL_NAME,
+			 events ? FABRIC_GENL_MCGRP_EVENTS : NULL, fam,
+			 "is fabric.ko loaded? modprobe tcp_nscc loads it");
 }

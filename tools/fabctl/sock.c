@@ -113,57 +113,6 @@ static const struct {
 
 #define TCPI_PACING_RATE	offsetof(struct tcp_info, tcpi_pacing_rate)
 
-/* Text "key value" pairs on one line, or a JSON object's members. */
-struct sock_out {
-	struct fabctl *fc;
-	struct json *j;			/* the document's array */
-	bool first;
-};
-
-static void out_str(struct sock_out *o, const char *key, const char *v)
-{
-	if (o->fc->json) {
-		json_kv_string(o->j, key, v);
-		return;
-	}
-	fprintf(o->fc->out, "%s%s %s", o->first ? "" : " ", key, v);
-	o->first = false;
-}
-
-static void out_u64(struct sock_out *o, const char *key, uint64_t v)
-{
-	char buf[24];
-
-	if (o->fc->json) {
-		json_kv_u64(o->j, key, v);
-		return;
-	}
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
-	out_str(o, key, buf);
-}
-
-/* q / one with three decimals, a JSON number. */
-static void out_ratio(struct sock_out *o, const char *key, uint64_t q,
-		      uint64_t one)
-{
-	char buf[32];
-
-	fmt_ratio(buf, sizeof(buf), q, one);
-	if (o->fc->json)
-		json_kv_raw(o->j, key, buf);
-	else
-		out_str(o, key, buf);
-}
-
-/* A value the kernel does not know (yet): "-", or null. */
-static void out_none(struct sock_out *o, const char *key)
-{
-	if (o->fc->json)
-		json_kv_null(o->j, key);
-	else
-		out_str(o, key, "-");
-}
-
 static uint64_t sat_mul(uint64_t a, uint64_t b)
 {
 	unsigned __int128 p = (unsigned __int128)a * b;
@@ -183,7 +132,7 @@ static void fmt_addr(char *buf, size_t size, int family, const __be32 *addr,
 		 ntohs(port));
 }
 
-static void sock_tcp_info(struct sock_out *o, const struct nlattr *attr)
+static void sock_tcp_info(struct kv_out *o, const struct nlattr *attr)
 {
 	const char *p = attr ? mnl_attr_get_payload(attr) : NULL;
 	size_t len = attr ? mnl_attr_get_payload_len(attr) : 0;
@@ -196,53 +145,53 @@ static void sock_tcp_info(struct sock_out *o, const struct nlattr *attr)
 		if (len >= tcpi_u32[i].off + sizeof(v)) {
 			memcpy(&v, p + tcpi_u32[i].off, sizeof(v));
 			if (v != ~0U) {
-				out_u64(o, tcpi_u32[i].key, v);
+				kv_u64(o, tcpi_u32[i].key, v);
 				continue;
 			}
 		}
-		out_none(o, tcpi_u32[i].key);
+		kv_none(o, tcpi_u32[i].key);
 	}
 	/* Bytes per second; ~0: unlimited. */
 	if (len >= TCPI_PACING_RATE + sizeof(rate)) {
 		memcpy(&rate, p + TCPI_PACING_RATE, sizeof(rate));
 		if (rate != ~0ULL) {
-			out_u64(o, "pacing_rate_bps", sat_mul(rate, 8));
+			kv_u64(o, "pacing_rate_bps", sat_mul(rate, 8));
 			return;
 		}
 	}
-	out_none(o, "pacing_rate_bps");
+	kv_none(o, "pacing_rate_bps");
 }
 
-static void sock_nscc(struct sock_out *o, const struct fabric_nscc_info *i)
+static void sock_nscc(struct kv_out *o, const struct fabric_nscc_info *i)
 {
 	uint64_t rate = (uint64_t)i->rate_hi << 32 | i->rate_lo;
 	unsigned __int128 wnd = (unsigned __int128)rate * i->base_rtt_us /
 				1000000;
 
-	out_u64(o, "rate_bps", sat_mul(rate, 8));
-	out_u64(o, "base_rtt_us", i->base_rtt_us);
-	out_ratio(o, "delay_ratio", i->delay_ratio_q8, 256);
-	out_ratio(o, "window_ratio", i->window_ratio_q8, 256);
-	out_u64(o, "window_bytes", wnd > UINT64_MAX ? UINT64_MAX :
+	kv_u64(o, "rate_bps", sat_mul(rate, 8));
+	kv_u64(o, "base_rtt_us", i->base_rtt_us);
+	kv_ratio(o, "delay_ratio", i->delay_ratio_q8, 256);
+	kv_ratio(o, "window_ratio", i->window_ratio_q8, 256);
+	kv_u64(o, "window_bytes", wnd > UINT64_MAX ? UINT64_MAX :
 		(uint64_t)wnd);
 }
 
-static void sock_swift(struct sock_out *o, const struct fabric_swift_info *i)
+static void sock_swift(struct kv_out *o, const struct fabric_swift_info *i)
 {
 	uint64_t rate = (uint64_t)i->rate_hi << 32 | i->rate_lo;
 
-	out_u64(o, "rate_bps", sat_mul(rate, 8));
-	out_u64(o, "target_us", i->target_us);
-	out_ratio(o, "window_pkts", i->window_q8, 256);
-	out_ratio(o, "delay_ratio", i->delay_ratio_q8, 256);
+	kv_u64(o, "rate_bps", sat_mul(rate, 8));
+	kv_u64(o, "target_us", i->target_us);
+	kv_ratio(o, "window_pkts", i->window_q8, 256);
+	kv_ratio(o, "delay_ratio", i->delay_ratio_q8, 256);
 }
 
-static void sock_dcqcn(struct sock_out *o, const struct fabric_dcqcn_info *i)
+static void sock_dcqcn(struct kv_out *o, const struct fabric_dcqcn_info *i)
 {
-	out_u64(o, "congested", i->congested);
-	out_ratio(o, "alpha", i->alpha_q10, 1024);
-	out_u64(o, "ce_delivered", i->ce_delivered);
-	out_u64(o, "segs_out", i->segs_out);
+	kv_u64(o, "congested", i->congested);
+	kv_ratio(o, "alpha", i->alpha_q10, 1024);
+	kv_u64(o, "ce_delivered", i->ce_delivered);
+	kv_u64(o, "segs_out", i->segs_out);
 }
 
 static int sock_cb(const struct nlmsghdr *nlh, void *data)
@@ -254,7 +203,7 @@ static int sock_cb(const struct nlmsghdr *nlh, void *data)
 		struct fabric_dcqcn_info dcqcn;
 	} cc;
 	const struct inet_diag_msg *r;
-	struct sock_out o = *(struct sock_out *)data;
+	struct kv_out o = *(struct kv_out *)data;
 	char addr[INET6_ADDRSTRLEN + 16];
 	size_t len = mnl_nlmsg_get_payload_len(nlh);
 	const char *cong, *state;
@@ -286,17 +235,17 @@ static int sock_cb(const struct nlmsghdr *nlh, void *data)
 		json_begin_object(o.j);
 	fmt_addr(addr, sizeof(addr), r->idiag_family, r->id.idiag_src,
 		 r->id.idiag_sport);
-	out_str(&o, "local", addr);
+	kv_str(&o, "local", addr);
 	fmt_addr(addr, sizeof(addr), r->idiag_family, r->id.idiag_dst,
 		 r->id.idiag_dport);
-	out_str(&o, "remote", addr);
+	kv_str(&o, "remote", addr);
 	state = r->idiag_state < SK_TCP_MAX_STATES ?
 		tcp_state_names[r->idiag_state] : NULL;
 	if (state)
-		out_str(&o, "state", state);
+		kv_str(&o, "state", state);
 	else
-		out_u64(&o, "state", r->idiag_state);
-	out_str(&o, "cc", cong);
+		kv_u64(&o, "state", r->idiag_state);
+	kv_str(&o, "cc", cong);
 	sock_tcp_info(&o, tb[INET_DIAG_INFO]);
 
 	/* The module's own fields, if given (nscc: once it has a window). */
@@ -317,7 +266,7 @@ static int sock_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-static int sock_dump(struct nl_sock *s, struct sock_out *o, uint8_t family)
+static int sock_dump(struct nl_sock *s, struct kv_out *o, uint8_t family)
 {
 	struct inet_diag_req_v2 *req;
 	struct nlmsghdr *nlh;
@@ -336,7 +285,7 @@ static int sock_dump(struct nl_sock *s, struct sock_out *o, uint8_t family)
 
 static int sock_show(struct fabctl *fc, int argc, char **argv)
 {
-	struct sock_out o = { .fc = fc, .first = true };
+	struct kv_out o = { .fc = fc, .first = true };
 	struct nl_sock s;
 	struct json j;
 	int ret;

@@ -7,7 +7,6 @@
 # defaults, the ranges and the units.
 source "$(dirname "$0")/../lib.sh"
 
-FABCTL=$TOP/tools/fabctl/fabctl
 CCR=$TOP/tools/ccreplay/ccreplay
 require_cmd jq || exit $ksft_skip
 for m in nscc dcqcn swift; do

@@ -8,7 +8,6 @@
 # nothing.
 source "$(dirname "$0")/../lib.sh"
 
-FABCTL=$TOP/tools/fabctl/fabctl
 GENL="python3 $TOP/selftests/vm/ctl/genl.py"
 require_cmd jq || exit $ksft_skip
 for m in nscc dcqcn swift; do

@@ -9,7 +9,6 @@
 # a network namespace it owns, as it may write that namespace's sysctls.
 source "$(dirname "$0")/../lib.sh"
 
-FABCTL=$TOP/tools/fabctl/fabctl
 require_cmd setpriv || exit $ksft_skip
 require_cmd unshare || exit $ksft_skip
 modprobe tcp_nscc || exit 1

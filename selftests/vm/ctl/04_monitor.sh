@@ -6,7 +6,6 @@
 # the new value and the netns; changes in another netns are not.
 source "$(dirname "$0")/../lib.sh"
 
-FABCTL=$TOP/tools/fabctl/fabctl
 require_cmd jq || exit $ksft_skip
 modprobe tcp_nscc || exit 1
 modprobe tcp_swift || exit 1

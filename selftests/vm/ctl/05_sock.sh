@@ -8,7 +8,6 @@
 # through BBR's layout, is read first, and a base RTT only ever falls.
 source "$(dirname "$0")/../lib.sh"
 
-FABCTL=$TOP/tools/fabctl/fabctl
 XFER=$TOP/selftests/vm/tcpxfer.py
 require_cmd jq || exit $ksft_skip
 allow_cc nscc || exit 1

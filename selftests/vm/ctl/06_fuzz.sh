@@ -8,7 +8,6 @@
 # defective set accepted, and no value of any module changed.
 source "$(dirname "$0")/../lib.sh"
 
-FABCTL=$TOP/tools/fabctl/fabctl
 for m in nscc dcqcn swift; do
 	modprobe "tcp_$m" || exit 1
 done

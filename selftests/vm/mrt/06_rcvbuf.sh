@@ -7,6 +7,8 @@
 # it, the kernel's slab memory stays within a few MB of where it was, and
 # the ACKs carry a receiver penalty that the sender's destination shows.
 # Reading again drains everything: every message arrives once, intact.
+# While it stalls, fabctl mrt dest/pdc show (the mrt netlink family) show
+# the destination's penalty, and the two ends' PDCs naming each other.
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/mrt_lib.bash"
 
@@ -31,6 +33,40 @@ cli=$!
 pen() { ip netns exec "$A" awk '$1 != "addr" && $9 > 0 { f = 1 } END { exit !f }' /proc/net/mrt/dests; }
 busywait 14000 pen
 check $? "while the receiver does not read, the sender's destination shows a receiver penalty"
+
+# The stalled PDCs hold still: the control plane's view of them, both ends.
+"$FABCTL" -n "$A" -j mrt dest show >"$MRT_J/nl_dest"
+"$FABCTL" -n "$A" -j mrt dest show 198.18.0.2 >"$MRT_J/nl_dest1"
+"$FABCTL" -n "$A" -j mrt pdc show >"$MRT_J/nl_pdc_a"
+"$FABCTL" -n "$B" -j mrt pdc show >"$MRT_J/nl_pdc_b"
+log "# fabctl mrt dest show: $(cat "$MRT_J/nl_dest1")"
+log "# fabctl mrt pdc show: $(jq -c . "$MRT_J/nl_pdc_a") $(jq -c . "$MRT_J/nl_pdc_b")"
+jq -e 'length == 1 and .[0].addr == "198.18.0.2" and .[0].rcv_cwnd_pen > 0 and
+	.[0].refs >= 1 and .[0].cwnd_bytes > 0 and .[0].base_rtt_ns > 0' \
+	"$MRT_J/nl_dest" >/dev/null &&
+	jq -e 'length == 1 and .[0].addr == "198.18.0.2"' "$MRT_J/nl_dest1" >/dev/null
+check $? "fabctl mrt dest show: the destination, its window and the penalty, by dump and by address"
+jq -e --slurpfile b "$MRT_J/nl_pdc_b" '
+	(map(select(.role == "tx")) | length == 1) as $one |
+	.[] | select(.role == "tx") as $t | $b[0][] | select(.role == "rx") |
+	$one and .lid == $t.rid and .rid == $t.lid and .peer_ep == $t.local_ep and
+	$t.peer_ep == 7000 and $t.peer_addr == "198.18.0.2" and .peer_addr == "198.18.0.1" and
+	$t.state == "open" and $t.pkts >= .pkts and .pkts > 0 and .rcvd_bytes > 0 and
+	$t.una_psn == .cack_psn and .msgs > 0 and $t.family == "inet" and
+	($t | has("cack_psn") | not) and (has("una_psn") | not)' \
+	"$MRT_J/nl_pdc_a" >/dev/null
+check $? "fabctl mrt pdc show: the sender's PDC and the receiver's name each other, PSNs agree"
+lids_nl=$(jq -r '[.[].lid] | sort | join(" ")' "$MRT_J/nl_pdc_a")
+lids_proc=$(ip netns exec "$A" awk 'NR > 1 { print $1 }' /proc/net/mrt/pdcs | sort -n | xargs)
+[[ -n $lids_nl && $lids_nl == "$lids_proc" ]]
+check $? "the dump and /proc/net/mrt/pdcs list the same PDCs ($lids_nl; $lids_proc)"
+lid=$(jq -r '.[0].lid' "$MRT_J/nl_pdc_a")
+"$FABCTL" -n "$A" mrt pdc show "$lid" | grep -q "^lid $lid rid "
+check $? "fabctl mrt pdc show $lid: that PDC, as text"
+"$FABCTL" -n "$A" mrt dest show 198.18.0.9 2>"$MRT_J/nl_err"
+rc=$?
+grep -q "no destination with that address" "$MRT_J/nl_err" && ((rc == 1))
+check $? "fabctl mrt dest show of an address never sent to: exit 1 and the kernel's reason ($(cat "$MRT_J/nl_err"))"
 grow=$(( $(slab_kb) - slab0 ))
 log "# slab grew by $grow kB while the receiver stalled"
 (( grow < 16384 ))

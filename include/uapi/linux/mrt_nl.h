@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * The "mrt" generic netlink family of mrt.ko: the transport's own state per
+ * network namespace, its destinations (the NSCC windows) and its PDCs.
+ * The transport's attributes and counters are not here but in the "fabric"
+ * family under the module name "mrt", as every module's are.
+ *
+ * Reads are open to every user, as /proc/net/mrt/{pdcs,dests} are; a
+ * dump covers the namespace of the requesting socket.
+ * Documentation/networking/mrt.rst describes the fields and
+ * Documentation/netlink/specs/mrt.yaml is the same family in the ynl
+ * genetlink format (a host test checks that the two agree).  This header is
+ * append-only: values are never renumbered or reused.
+ *
+ * Addresses are 16 bytes, IPv6, or IPv4 as an IPv4-mapped IPv6 address
+ * (::ffff:a.b.c.d).  Counters are u64; PSNs, lengths and times u32.
+ */
+#ifndef _UAPI_LINUX_MRT_NL_H
+#define _UAPI_LINUX_MRT_NL_H
+
+#define MRT_GENL_NAME		"mrt"
+#define MRT_GENL_VERSION	1
+
+/* Which way a PDC carries data (MRT_NL_PDC_A_ROLE). */
+enum mrt_nl_pdc_role {
+	MRT_NL_PDC_ROLE_TX,	/* sends a socket's messages to one peer */
+	MRT_NL_PDC_ROLE_RX,	/* receives one peer's messages */
+};
+
+/* A PDC's state (MRT_NL_PDC_A_STATE). */
+enum mrt_nl_pdc_state {
+	MRT_NL_PDC_STATE_SYN,	/* TX: no answer from the peer yet */
+	MRT_NL_PDC_STATE_OPEN,
+	MRT_NL_PDC_STATE_CLOSED, /* failed or collected, about to go; not
+				  * listed (tracepoints show it)
+				  */
+};
+
+enum mrt_nl_cmd {
+	MRT_NL_CMD_UNSPEC,
+	/*
+	 * do: the destination whose address MRT_NL_A_DEST holds in
+	 * MRT_NL_DEST_A_ADDR; dump: every destination of the namespace (a
+	 * dump takes no filter).  One
+	 * reply message per destination: MRT_NL_A_NETNS_INUM and
+	 * MRT_NL_A_DEST with every MRT_NL_DEST_A_* but PAD.  Destinations
+	 * are the windows PDCs share when qp_groups_enabled is 1; with 0,
+	 * each sending PDC has its own, shown with the PDC.
+	 */
+	MRT_NL_CMD_DEST_GET,
+	/*
+	 * do: the PDC whose local id MRT_NL_A_PDC holds in MRT_NL_PDC_A_LID;
+	 * dump: every PDC of the namespace, in local id order (not those
+	 * closing).  A dump takes no filter.  One reply
+	 * message per PDC: MRT_NL_A_NETNS_INUM and MRT_NL_A_PDC with the
+	 * attributes of its role (MRT_NL_PDC_A_* comments say which).
+	 */
+	MRT_NL_CMD_PDC_GET,
+
+	__MRT_NL_CMD_MAX,
+	MRT_NL_CMD_MAX = __MRT_NL_CMD_MAX - 1
+};
+
+/* Top-level attributes. */
+enum mrt_nl_a {
+	MRT_NL_A_UNSPEC,
+	MRT_NL_A_NETNS_INUM,	/* u32: the namespace's inode (/proc/PID/ns/net) */
+	MRT_NL_A_DEST,		/* nest: MRT_NL_DEST_A_* */
+	MRT_NL_A_PDC,		/* nest: MRT_NL_PDC_A_* */
+
+	__MRT_NL_A_MAX,
+	MRT_NL_A_MAX = __MRT_NL_A_MAX - 1
+};
+
+/* Inside MRT_NL_A_DEST: one destination address and its NSCC window. */
+enum mrt_nl_dest_a {
+	MRT_NL_DEST_A_UNSPEC,
+	MRT_NL_DEST_A_PAD,	/* pad: aligns the u64 values */
+	MRT_NL_DEST_A_ADDR,	/* binary: 16 bytes, the peer address */
+	MRT_NL_DEST_A_REFS,	/* u32: its sending PDCs and the sockets whose
+				 * MRT_INFO reports it
+				 */
+	MRT_NL_DEST_A_CWND_BYTES, /* u64: NSCC's window */
+	MRT_NL_DEST_A_MAX_CWND_BYTES, /* u64: its upper bound */
+	MRT_NL_DEST_A_INFLIGHT_BYTES, /* u64: bytes sent, not yet answered */
+	MRT_NL_DEST_A_BASE_RTT_NS, /* u64: the base RTT NSCC runs against */
+	MRT_NL_DEST_A_AVG_DELAY_NS, /* u64: average queueing delay */
+	MRT_NL_DEST_A_SRTT_US,	/* u32: smoothed RTT of the last sample */
+	MRT_NL_DEST_A_RCV_CWND_PEN, /* u32: the receiver penalty last seen, 0-127 */
+	MRT_NL_DEST_A_QA_COUNT,	/* u64: Quick Adapt reductions */
+	MRT_NL_DEST_A_FI_COUNT,	/* u64: fast increases */
+	MRT_NL_DEST_A_WAITING,	/* u32: PDCs waiting for room in the window */
+
+	__MRT_NL_DEST_A_MAX,
+	MRT_NL_DEST_A_MAX = __MRT_NL_DEST_A_MAX - 1
+};
+
+/*
+ * Inside MRT_NL_A_PDC: one PDC.  Every PDC has LID to IDLE_MS and PKTS to
+ * ECN (counters whose comment reads "this, or that" count this for a
+ * sending PDC, that for a receiving one); a sending one (TX) also has
+ * UNA_PSN to INFLIGHT_BYTES and RTX_SACK to RTO_EVENTS, a receiving one
+ * (RX) CACK_PSN to RCV_CWND_PEN.
+ */
+enum mrt_nl_pdc_a {
+	MRT_NL_PDC_A_UNSPEC,
+	MRT_NL_PDC_A_PAD,	/* pad: aligns the u64 values */
+	MRT_NL_PDC_A_LID,	/* u16: its id here (the peer's dpdcid) */
+	MRT_NL_PDC_A_RID,	/* u16: the peer's id for it; TX: 0 until answered */
+	MRT_NL_PDC_A_ROLE,	/* u8: enum mrt_nl_pdc_role */
+	MRT_NL_PDC_A_STATE,	/* u8: enum mrt_nl_pdc_state */
+	MRT_NL_PDC_A_FAMILY,	/* u8: AF_INET or AF_INET6 */
+	MRT_NL_PDC_A_LOCAL_ADDR, /* binary: 16 bytes; all zero: the route's */
+	MRT_NL_PDC_A_LOCAL_EP,	/* u16: the socket's endpoint */
+	MRT_NL_PDC_A_PEER_ADDR,	/* binary: 16 bytes */
+	MRT_NL_PDC_A_PEER_EP,	/* u16: the peer socket's endpoint */
+	MRT_NL_PDC_A_EV,	/* u16: the entropy value, its UDP source port */
+	MRT_NL_PDC_A_RANGE,	/* u32: its PSN window, in packets */
+	MRT_NL_PDC_A_IDLE_MS,	/* u32: since its last packet in or out */
+	MRT_NL_PDC_A_UNA_PSN,	/* u32: TX: the oldest PSN not acknowledged */
+	MRT_NL_PDC_A_NXT_PSN,	/* u32: TX: the next PSN to send */
+	MRT_NL_PDC_A_RTX_QUEUED, /* u32: TX: packets queued to be sent again */
+	MRT_NL_PDC_A_MSGS_QUEUED, /* u32: TX: messages not yet acknowledged whole */
+	MRT_NL_PDC_A_SRTT_US,	/* u32: TX: smoothed RTT; 0: no sample yet */
+	MRT_NL_PDC_A_RTTVAR_US,	/* u32: TX: RTT variation */
+	MRT_NL_PDC_A_RTO_US,	/* u32: TX: the retransmission timeout now */
+	MRT_NL_PDC_A_CWND_BYTES, /* u64: TX: the window it sends under */
+	MRT_NL_PDC_A_INFLIGHT_BYTES, /* u64: TX: that window's bytes in flight */
+	MRT_NL_PDC_A_CACK_PSN,	/* u32: RX: the next PSN expected */
+	MRT_NL_PDC_A_RCVD_BYTES, /* u64: RX: first-time bytes, out of order too */
+	MRT_NL_PDC_A_OOO_PKTS,	/* u32: RX: packets that arrived above a hole */
+	MRT_NL_PDC_A_RCV_CWND_PEN, /* u32: RX: the penalty its ACKs carry, 0-127 */
+	MRT_NL_PDC_A_PKTS,	/* u64: data packets sent (retransmissions too),
+				 * or received (new, not trimmed)
+				 */
+	MRT_NL_PDC_A_MSGS,	/* u64: messages acknowledged whole, or received */
+	MRT_NL_PDC_A_TRIMS,	/* u64: trim NACKs received, or trimmed packets */
+	MRT_NL_PDC_A_ECN,	/* u64: ECN echoes received, or new CE packets */
+	MRT_NL_PDC_A_RTX_SACK,	/* u64: TX: packets queued to be sent again
+				 * after a SACK gap
+				 */
+	MRT_NL_PDC_A_RTX_TRIM,	/* u64: TX: the same after a trim NACK */
+	MRT_NL_PDC_A_RTX_RTO,	/* u64: TX: the same after a timeout */
+	MRT_NL_PDC_A_RTO_EVENTS, /* u64: TX: timer expiries that found packets due */
+
+	__MRT_NL_PDC_A_MAX,
+	MRT_NL_PDC_A_MAX = __MRT_NL_PDC_A_MAX - 1
+};
+
+#endif /* _UAPI_LINUX_MRT_NL_H */

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "mrt" generic netlink family (include/uapi/linux/mrt_nl.h,
+ * Documentation/netlink/specs/mrt.yaml): the destinations and PDCs of the
+ * requesting socket's network namespace, as /proc/net/mrt/{dests,pdcs}
+ * show them, in typed attributes for fabctl and ynl.
+ *
+ *   DEST_GET  do: one destination, by address; dump: all of them
+ *   PDC_GET   do: one PDC, by local id; dump: all of them, by id
+ *
+ * The attributes and counters of the transport are in the "fabric"
+ * family (module "mrt"), which fabric.ko keeps for every module; object
+ * state is the transport's own, so mrt.ko owns this family and it lives
+ * as long as the module.  Reads need no privilege, as the /proc files
+ * do.  The policies are strict (6.1 has no split ops: one policy per
+ * command).
+ *
+ * A dump walks under RCU and takes each object's lock (the socket's for a
+ * PDC, then its destination's; a destination's own) only to copy it out,
+ * so a dump never holds up the data path for more than one object.  It
+ * resumes by PDC id, or by destination hash bucket and place, so a dump
+ * that spans changes may miss or repeat an object created or freed
+ * meanwhile, as /proc does.
+ */
+#include <net/genetlink.h>
+#include <net/sock.h>
+#include <uapi/linux/mrt_nl.h>
+
+#include "mrt.h"
+
+static struct genl_family mrt_genl_family;
+
+static const struct nla_policy mrt_nl_dest_policy[MRT_NL_DEST_A_MAX + 1] = {
+	[MRT_NL_DEST_A_ADDR] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+};
+
+static const struct nla_policy mrt_nl_pdc_policy[MRT_NL_PDC_A_MAX + 1] = {
+	[MRT_NL_PDC_A_LID] = NLA_POLICY_MIN(NLA_U16, 1),
+};
+
+static const struct nla_policy mrt_nl_dest_get_policy[MRT_NL_A_MAX + 1] = {
+	[MRT_NL_A_DEST] = NLA_POLICY_NESTED(mrt_nl_dest_policy),
+};
+
+static const struct nla_policy mrt_nl_pdc_get_policy[MRT_NL_A_MAX + 1] = {
+	[MRT_NL_A_PDC] = NLA_POLICY_NESTED(mrt_nl_pdc_policy),
+};
+
+/* The message header and the netns; NULL if the skb is full. */
+static void *mrt_nl_head(struct sk_buff *skb, const struct mrt_net *mn,
+			 u8 cmd, u32 portid, u32 seq, int flags)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &mrt_genl_family, flags, cmd);
+	if (!hdr)
+		return NULL;
+	if (nla_put_u32(skb, MRT_NL_A_NETNS_INUM, mn->net->ns.inum)) {
+		genlmsg_cancel(skb, hdr);
+		return NULL;
+	}
+	return hdr;
+}
+
+static int mrt_nl_put_addr(struct sk_buff *skb, int type,
+			   const struct mrt_addr *a)
+{
+	return nla_put_in6_addr(skb, type, &a->a);
+}
+
+static int mrt_nl_put_u64(struct sk_buff *skb, int type, u64 v, int pad)
+{
+	return nla_put_u64_64bit(skb, type, v, pad);
+}
+
+#define DEST_U64(type, v) \
+	mrt_nl_put_u64(skb, MRT_NL_DEST_A_##type, (v), MRT_NL_DEST_A_PAD)
+
+/* A destination's message; takes its lock. */
+static int mrt_nl_fill_dest(struct sk_buff *skb, struct mrt_dest *d,
+			    u32 portid, u32 seq, int flags)
+{
+	struct list_head *w;
+	struct nlattr *nest;
+	u32 waiting = 0;
+	void *hdr;
+	int err;
+
+	hdr = mrt_nl_head(skb, d->mn, MRT_NL_CMD_DEST_GET, portid, seq, flags);
+	if (!hdr)
+		return -EMSGSIZE;
+	nest = nla_nest_start(skb, MRT_NL_A_DEST);
+	if (!nest)
+		goto cancel;
+	spin_lock_bh(&d->lock);
+	list_for_each(w, &d->waiters)
+		waiting++;
+	err = mrt_nl_put_addr(skb, MRT_NL_DEST_A_ADDR, &d->addr) ||
+	      nla_put_u32(skb, MRT_NL_DEST_A_REFS, refcount_read(&d->ref)) ||
+	      DEST_U64(CWND_BYTES, d->cc.cwnd) ||
+	      DEST_U64(MAX_CWND_BYTES, d->cc.max_wnd) ||
+	      DEST_U64(INFLIGHT_BYTES, max_t(s64, d->cc.inflight, 0)) ||
+	      DEST_U64(BASE_RTT_NS, d->cc.base_rtt) ||
+	      DEST_U64(AVG_DELAY_NS, nscc_avg_delay(&d->cc)) ||
+	      nla_put_u32(skb, MRT_NL_DEST_A_SRTT_US, d->srtt_us) ||
+	      nla_put_u32(skb, MRT_NL_DEST_A_RCV_CWND_PEN, d->pen) ||
+	      DEST_U64(QA_COUNT, d->cc.st.qa_count) ||
+	      DEST_U64(FI_COUNT, d->cc.st.fi_count) ||
+	      nla_put_u32(skb, MRT_NL_DEST_A_WAITING, waiting);
+	spin_unlock_bh(&d->lock);
+	if (err)
+		goto cancel;
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+	return 0;
+
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+#undef DEST_U64
+
+#define PDC_U64(type, v) \
+	mrt_nl_put_u64(skb, MRT_NL_PDC_A_##type, (v), MRT_NL_PDC_A_PAD)
+
+/* What only a sending PDC has; under its socket's lock. */
+static int mrt_nl_put_tx(struct sk_buff *skb, struct mrt_pdc *pdc)
+{
+	struct mrt_dest *d = pdc->dest;
+	u64 cwnd, inflight;
+
+	spin_lock(&d->lock);
+	cwnd = d->cc.cwnd;
+	inflight = max_t(s64, d->cc.inflight, 0);
+	spin_unlock(&d->lock);
+	return nla_put_u32(skb, MRT_NL_PDC_A_UNA_PSN, pdc->tx.una) ||
+	       nla_put_u32(skb, MRT_NL_PDC_A_NXT_PSN, pdc->tx.nxt) ||
+	       nla_put_u32(skb, MRT_NL_PDC_A_RTX_QUEUED, pdc->rtxq_len) ||
+	       nla_put_u32(skb, MRT_NL_PDC_A_MSGS_QUEUED, pdc->ntmsgs) ||
+	       nla_put_u32(skb, MRT_NL_PDC_A_SRTT_US, pdc->rto.srtt8 / 8) ||
+	       nla_put_u32(skb, MRT_NL_PDC_A_RTTVAR_US, pdc->rto.rttvar4 / 4) ||
+	       nla_put_u32(skb, MRT_NL_PDC_A_RTO_US, mrt_rto_now_us(pdc)) ||
+	       PDC_U64(CWND_BYTES, cwnd) ||
+	       PDC_U64(INFLIGHT_BYTES, inflight) ||
+	       PDC_U64(RTX_SACK, pdc->st.rtx_sack) ||
+	       PDC_U64(RTX_TRIM, pdc->st.rtx_trim) ||
+	       PDC_U64(RTX_RTO, pdc->st.rtx_rto) ||
+	       PDC_U64(RTO_EVENTS, pdc->st.rto_events);
+}
+
+/* What only a receiving PDC has; under its socket's lock. */
+static int mrt_nl_put_rx(struct sk_buff *skb, const struct mrt_pdc *pdc)
+{
+	return nla_put_u32(skb, MRT_NL_PDC_A_CACK_PSN, pdc->rx.cack) ||
+	       PDC_U64(RCVD_BYTES, pdc->rx.rcvd_bytes) ||
+	       nla_put_u32(skb, MRT_NL_PDC_A_OOO_PKTS, pdc->rx.ooo) ||
+	       nla_put_u32(skb, MRT_NL_PDC_A_RCV_CWND_PEN, pdc->last_pen);
+}
+
+/* A PDC's message, under RCU: takes its socket's lock; -ENOENT (and no
+ * message) if it is going.
+ */
+static int mrt_nl_fill_pdc(struct sk_buff *skb, struct mrt_pdc *pdc,
+			   u32 portid, u32 seq, int flags)
+{
+	struct mrt_sock *ms = pdc->ms;
+	struct nlattr *nest;
+	u64 idle;
+	void *hdr;
+	int err;
+
+	/* the uapi values are the internal ones */
+	BUILD_BUG_ON((int)MRT_NL_PDC_ROLE_TX != (int)MRT_PDC_TX ||
+		     (int)MRT_NL_PDC_ROLE_RX != (int)MRT_PDC_RX);
+	BUILD_BUG_ON((int)MRT_NL_PDC_STATE_SYN != (int)MRT_PDC_SYN ||
+		     (int)MRT_NL_PDC_STATE_OPEN != (int)MRT_PDC_OPEN ||
+		     (int)MRT_NL_PDC_STATE_CLOSED != (int)MRT_PDC_CLOSED);
+
+	hdr = mrt_nl_head(skb, pdc->mn, MRT_NL_CMD_PDC_GET, portid, seq, flags);
+	if (!hdr)
+		return -EMSGSIZE;
+	nest = nla_nest_start(skb, MRT_NL_A_PDC);
+	if (!nest) {
+		err = -EMSGSIZE;
+		goto cancel;
+	}
+	spin_lock_bh(&ms->lock);
+	if (!pdc->linked || pdc->dead) {
+		spin_unlock_bh(&ms->lock);
+		err = -ENOENT;
+		goto cancel;
+	}
+	idle = div_u64(ktime_get_ns() - pdc->last_ns, NSEC_PER_MSEC);
+	err = nla_put_u16(skb, MRT_NL_PDC_A_LID, pdc->lid) ||
+	      nla_put_u16(skb, MRT_NL_PDC_A_RID, pdc->rid) ||
+	      nla_put_u8(skb, MRT_NL_PDC_A_ROLE, pdc->role) ||
+	      nla_put_u8(skb, MRT_NL_PDC_A_STATE, pdc->state) ||
+	      nla_put_u8(skb, MRT_NL_PDC_A_FAMILY, pdc->family) ||
+	      mrt_nl_put_addr(skb, MRT_NL_PDC_A_LOCAL_ADDR, &pdc->local) ||
+	      nla_put_u16(skb, MRT_NL_PDC_A_LOCAL_EP, ms->ep) ||
+	      mrt_nl_put_addr(skb, MRT_NL_PDC_A_PEER_ADDR, &pdc->peer) ||
+	      nla_put_u16(skb, MRT_NL_PDC_A_PEER_EP, pdc->peer_ep) ||
+	      nla_put_u16(skb, MRT_NL_PDC_A_EV, pdc->ev) ||
+	      nla_put_u32(skb, MRT_NL_PDC_A_RANGE, pdc->range) ||
+	      nla_put_u32(skb, MRT_NL_PDC_A_IDLE_MS, min_t(u64, idle, U32_MAX)) ||
+	      PDC_U64(PKTS, pdc->st.pkts) ||
+	      PDC_U64(MSGS, pdc->st.msgs) ||
+	      PDC_U64(TRIMS, pdc->st.trims) ||
+	      PDC_U64(ECN, pdc->st.ecn) ||
+	      (pdc->role == MRT_PDC_TX ? mrt_nl_put_tx(skb, pdc) :
+					  mrt_nl_put_rx(skb, pdc));
+	spin_unlock_bh(&ms->lock);
+	if (err) {
+		err = -EMSGSIZE;
+		goto cancel;
+	}
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+	return 0;
+
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return err;
+}
+
+#undef PDC_U64
+
+/* The destination at address a, under RCU. */
+static struct mrt_dest *mrt_nl_dest_find(struct mrt_net *mn,
+					 const struct mrt_addr *a)
+{
+	struct mrt_dest *d;
+
+	hlist_for_each_entry_rcu(d, &mn->dests[mrt_dest_hash(a)], node)
+		if (mrt_addr_eq(&d->addr, a))
+			return d;
+	return NULL;
+}
+
+static int mrt_nl_dest_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrt_net *mn = mrt_net(genl_info_net(info));
+	struct nlattr *tb[MRT_NL_DEST_A_MAX + 1];
+	struct mrt_dest *d;
+	struct mrt_addr a;
+	struct sk_buff *msg;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, MRT_NL_A_DEST)) {
+		NL_SET_ERR_MSG(info->extack,
+			       "no destination given (MRT_NL_A_DEST with its address)");
+		return -EINVAL;
+	}
+	err = nla_parse_nested(tb, MRT_NL_DEST_A_MAX, info->attrs[MRT_NL_A_DEST],
+			       mrt_nl_dest_policy, info->extack);
+	if (err)
+		return err;
+	if (NL_REQ_ATTR_CHECK(info->extack, info->attrs[MRT_NL_A_DEST], tb,
+			      MRT_NL_DEST_A_ADDR)) {
+		NL_SET_ERR_MSG(info->extack,
+			       "no destination address given (MRT_NL_DEST_A_ADDR)");
+		return -EINVAL;
+	}
+	a.a = nla_get_in6_addr(tb[MRT_NL_DEST_A_ADDR]);
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	rcu_read_lock();
+	d = mrt_nl_dest_find(mn, &a);
+	err = d ? mrt_nl_fill_dest(msg, d, info->snd_portid, info->snd_seq, 0) :
+		  -ENOENT;
+	rcu_read_unlock();
+	if (err) {
+		if (err == -ENOENT)
+			NL_SET_ERR_MSG_ATTR(info->extack, tb[MRT_NL_DEST_A_ADDR],
+					    "no destination with that address (none sent to it, or qp_groups_enabled is 0)");
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+/* Resumes at bucket cb->args[0], place cb->args[1] in it. */
+static int mrt_nl_dest_get_dumpit(struct sk_buff *skb,
+				  struct netlink_callback *cb)
+{
+	struct mrt_net *mn = mrt_net(sock_net(skb->sk));
+	unsigned long b, i;
+	struct mrt_dest *d;
+	int err = 0;
+
+	if (genl_dumpit_info(cb)->attrs[MRT_NL_A_DEST]) {
+		NL_SET_ERR_MSG(cb->extack,
+			       "a dump takes no filter (a do gets one destination)");
+		return -EINVAL;
+	}
+	rcu_read_lock();
+	for (b = cb->args[0]; b < ARRAY_SIZE(mn->dests); b++, cb->args[1] = 0) {
+		i = 0;
+		hlist_for_each_entry_rcu(d, &mn->dests[b], node) {
+			if (i++ < cb->args[1])
+				continue;
+			err = mrt_nl_fill_dest(skb, d, NETLINK_CB(cb->skb).portid,
+					       cb->nlh->nlmsg_seq, NLM_F_MULTI);
+			if (err) {
+				cb->args[1] = i - 1;
+				goto out;
+			}
+		}
+	}
+out:
+	cb->args[0] = b;
+	rcu_read_unlock();
+	/* A full skb: the dump continues; one that holds nothing: too big. */
+	if (err && !skb->len)
+		return err;
+	return skb->len;
+}
+
+static int mrt_nl_pdc_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrt_net *mn = mrt_net(genl_info_net(info));
+	struct nlattr *tb[MRT_NL_PDC_A_MAX + 1];
+	struct mrt_pdc *pdc;
+	struct sk_buff *msg;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, MRT_NL_A_PDC)) {
+		NL_SET_ERR_MSG(info->extack,
+			       "no PDC given (MRT_NL_A_PDC with its local id)");
+		return -EINVAL;
+	}
+	err = nla_parse_nested(tb, MRT_NL_PDC_A_MAX, info->attrs[MRT_NL_A_PDC],
+			       mrt_nl_pdc_policy, info->extack);
+	if (err)
+		return err;
+	if (NL_REQ_ATTR_CHECK(info->extack, info->attrs[MRT_NL_A_PDC], tb,
+			      MRT_NL_PDC_A_LID)) {
+		NL_SET_ERR_MSG(info->extack, "no PDC id given (MRT_NL_PDC_A_LID)");
+		return -EINVAL;
+	}
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	rcu_read_lock();
+	pdc = xa_load(&mn->pdcs, nla_get_u16(tb[MRT_NL_PDC_A_LID]));
+	err = pdc ? mrt_nl_fill_pdc(msg, pdc, info->snd_portid, info->snd_seq, 0) :
+		    -ENOENT;
+	rcu_read_unlock();
+	if (err) {
+		if (err == -ENOENT)
+			NL_SET_ERR_MSG_ATTR(info->extack, tb[MRT_NL_PDC_A_LID],
+					    "no PDC with that id");
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+/* Resumes at PDC id cb->args[0]. */
+static int mrt_nl_pdc_get_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb)
+{
+	struct mrt_net *mn = mrt_net(sock_net(skb->sk));
+	unsigned long id = cb->args[0];
+	struct mrt_pdc *pdc;
+	int err = 0;
+
+	if (genl_dumpit_info(cb)->attrs[MRT_NL_A_PDC]) {
+		NL_SET_ERR_MSG(cb->extack,
+			       "a dump takes no filter (a do gets one PDC)");
+		return -EINVAL;
+	}
+	rcu_read_lock();
+	xa_for_each_start(&mn->pdcs, id, pdc, cb->args[0]) {
+		err = mrt_nl_fill_pdc(skb, pdc, NETLINK_CB(cb->skb).portid,
+				      cb->nlh->nlmsg_seq, NLM_F_MULTI);
+		if (err == -ENOENT) {
+			err = 0;
+			continue;
+		}
+		if (err)
+			break;
+	}
+	/* id: the PDC that did not fit, or one past the last */
+	cb->args[0] = err ? id : ULONG_MAX;
+	rcu_read_unlock();
+	if (err && !skb->len)
+		return err;
+	return skb->len;
+}
+
+static const struct genl_ops mrt_genl_ops[] = {
+	{
+		.cmd = MRT_NL_CMD_DEST_GET,
+		.doit = mrt_nl_dest_get_doit,
+		.dumpit = mrt_nl_dest_get_dumpit,
+		.policy = mrt_nl_dest_get_policy,
+		.maxattr = MRT_NL_A_MAX,
+	},
+	{
+		.cmd = MRT_NL_CMD_PDC_GET,
+		.doit = mrt_nl_pdc_get_doit,
+		.dumpit = mrt_nl_pdc_get_dumpit,
+		.policy = mrt_nl_pdc_get_policy,
+		.maxattr = MRT_NL_A_MAX,
+	},
+};
+
+static struct genl_family mrt_genl_family = {
+	.name = MRT_GENL_NAME,
+	.version = MRT_GENL_VERSION,
+	.netnsok = true,
+	.parallel_ops = true,
+	.module = THIS_MODULE,
+	.ops = mrt_genl_ops,
+	.n_ops = ARRAY_SIZE(mrt_genl_ops),
+};
+
+int __init mrt_genl_init(void)
+{
+	return genl_register_family(&mrt_genl_family);
+}
+
+void mrt_genl_exit(void)
+{
+	genl_unregister_family(&mrt_genl_family);
+}

@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fabctl mrt dest show [ADDR] and fabctl mrt pdc show [LID]: the mrt
+ * transport's destinations and PDCs, from the "mrt" generic netlink family
+ * (include/uapi/linux/mrt_nl.h): a dump, or a do for the one named.
+ *
+ * Each object is one line of "key value" pairs, as sock show prints, or
+ * one JSON object in an array.  Keys are the attributes' names in
+ * snake_case (the spec's, Documentation/netlink/specs/mrt.yaml), in the
+ * order of the tables below, and only those the kernel sent: a sending
+ * PDC has no cack_psn, a receiving one no una_psn.  Addresses print as
+ * IPv4 when they are IPv4-mapped; role, state and family as names.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <limits.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <linux/mrt_nl.h>
+
+#include "fabctl.h"
+
+enum mrt_kind {
+	K_U16,
+	K_U32,
+	K_U64,
+	K_ADDR,
+	K_ROLE,
+	K_STATE,
+	K_FAMILY,
+};
+
+struct mrt_field {
+	uint16_t type;
+	const char *key;
+	enum mrt_kind kind;
+};
+
+static const struct mrt_field dest_fields[] = {
+	{ MRT_NL_DEST_A_ADDR,		"addr",			K_ADDR },
+	{ MRT_NL_DEST_A_REFS,		"refs",			K_U32 },
+	{ MRT_NL_DEST_A_CWND_BYTES,	"cwnd_bytes",		K_U64 },
+	{ MRT_NL_DEST_A_MAX_CWND_BYTES,	"max_cwnd_bytes",	K_U64 },
+	{ MRT_NL_DEST_A_INFLIGHT_BYTES,	"inflight_bytes",	K_U64 },
+	{ MRT_NL_DEST_A_BASE_RTT_NS,	"base_rtt_ns",		K_U64 },
+	{ MRT_NL_DEST_A_AVG_DELAY_NS,	"avg_delay_ns",		K_U64 },
+	{ MRT_NL_DEST_A_SRTT_US,	"srtt_us",		K_U32 },
+	{ MRT_NL_DEST_A_RCV_CWND_PEN,	"rcv_cwnd_pen",		K_U32 },
+	{ MRT_NL_DEST_A_QA_COUNT,	"qa_count",		K_U64 },
+	{ MRT_NL_DEST_A_FI_COUNT,	"fi_count",		K_U64 },
+	{ MRT_NL_DEST_A_WAITING,	"waiting",		K_U32 },
+};
+
+static const struct mrt_field pdc_fields[] = {
+	{ MRT_NL_PDC_A_LID,		"lid",			K_U16 },
+	{ MRT_NL_PDC_A_RID,		"rid",			K_U16 },
+	{ MRT_NL_PDC_A_ROLE,		"role",			K_ROLE },
+	{ MRT_NL_PDC_A_STATE,		"state",		K_STATE },
+	{ MRT_NL_PDC_A_FAMILY,		"family",		K_FAMILY },
+	{ MRT_NL_PDC_A_LOCAL_ADDR,	"local_addr",		K_ADDR },
+	{ MRT_NL_PDC_A_LOCAL_EP,	"local_ep",		K_U16 },
+	{ MRT_NL_PDC_A_PEER_ADDR,	"peer_addr",		K_ADDR },
+	{ MRT_NL_PDC_A_PEER_EP,		"peer_ep",		K_U16 },
+	{ MRT_NL_PDC_A_EV,		"ev",			K_U16 },
+	{ MRT_NL_PDC_A_RANGE,		"range",		K_U32 },
+	{ MRT_NL_PDC_A_IDLE_MS,		"idle_ms",		K_U32 },
+	{ MRT_NL_PDC_A_UNA_PSN,		"una_psn",		K_U32 },
+	{ MRT_NL_PDC_A_NXT_PSN,		"nxt_psn",		K_U32 },
+	{ MRT_NL_PDC_A_RTX_QUEUED,	"rtx_queued",		K_U32 },
+	{ MRT_NL_PDC_A_MSGS_QUEUED,	"msgs_queued",		K_U32 },
+	{ MRT_NL_PDC_A_SRTT_US,		"srtt_us",		K_U32 },
+	{ MRT_NL_PDC_A_RTTVAR_US,	"rttvar_us",		K_U32 },
+	{ MRT_NL_PDC_A_RTO_US,		"rto_us",		K_U32 },
+	{ MRT_NL_PDC_A_CWND_BYTES,	"cwnd_bytes",		K_U64 },
+	{ MRT_NL_PDC_A_INFLIGHT_BYTES,	"inflight_bytes",	K_U64 },
+	{ MRT_NL_PDC_A_CACK_PSN,	"cack_psn",		K_U32 },
+	{ MRT_NL_PDC_A_RCVD_BYTES,	"rcvd_bytes",		K_U64 },
+	{ MRT_NL_PDC_A_OOO_PKTS,	"ooo_pkts",		K_U32 },
+	{ MRT_NL_PDC_A_RCV_CWND_PEN,	"rcv_cwnd_pen",		K_U32 },
+	{ MRT_NL_PDC_A_PKTS,		"pkts",			K_U64 },
+	{ MRT_NL_PDC_A_MSGS,		"msgs",			K_U64 },
+	{ MRT_NL_PDC_A_TRIMS,		"trims",		K_U64 },
+	{ MRT_NL_PDC_A_ECN,		"ecn",			K_U64 },
+	{ MRT_NL_PDC_A_RTX_SACK,	"rtx_sack",		K_U64 },
+	{ MRT_NL_PDC_A_RTX_TRIM,	"rtx_trim",		K_U64 },
+	{ MRT_NL_PDC_A_RTX_RTO,		"rtx_rto",		K_U64 },
+	{ MRT_NL_PDC_A_RTO_EVENTS,	"rto_events",		K_U64 },
+};
+
+/* The top-level attributes; others (a newer kernel's) are ignored. */
+static const enum mnl_attr_data_type mrt_top_policy[MRT_NL_A_MAX + 1] = {
+	[MRT_NL_A_NETNS_INUM]	= MNL_TYPE_U32,
+	[MRT_NL_A_DEST]		= MNL_TYPE_NESTED,
+	[MRT_NL_A_PDC]		= MNL_TYPE_NESTED,
+};
+
+/* One object kind: its command, nest and fields. */
+struct mrt_obj {
+	const char *name;		/* "dest", "pdc" */
+	uint8_t cmd;
+	uint16_t nest;
+	uint16_t key;			/* the attribute a do names */
+	uint16_t max;			/* of the nest's attributes */
+	const struct mrt_field *fields;
+	size_t nfields;
+};
+
+static const struct mrt_obj mrt_dest = {
+	.name = "dest", .cmd = MRT_NL_CMD_DEST_GET, .nest = MRT_NL_A_DEST,
+	.key = MRT_NL_DEST_A_ADDR, .max = MRT_NL_DEST_A_MAX,
+	.fields = dest_fields, .nfields = ARRAY_SIZE(dest_fields),
+};
+
+static const struct mrt_obj mrt_pdc = {
+	.name = "pdc", .cmd = MRT_NL_CMD_PDC_GET, .nest = MRT_NL_A_PDC,
+	.key = MRT_NL_PDC_A_LID, .max = MRT_NL_PDC_A_MAX,
+	.fields = pdc_fields, .nfields = ARRAY_SIZE(pdc_fields),
+};
+
+#define MRT_NEST_MAX	((int)MRT_NL_PDC_A_MAX > (int)MRT_NL_DEST_A_MAX ? \
+			 (int)MRT_NL_PDC_A_MAX : (int)MRT_NL_DEST_A_MAX)
+
+struct mrt_ctx {
+	struct fabctl *fc;
+	struct json j;
+	const struct mrt_obj *obj;
+	uint16_t family;
+};
+
+static const enum mnl_attr_data_type mnl_type[] = {
+	[K_U16] = MNL_TYPE_U16, [K_U32] = MNL_TYPE_U32,
+	[K_U64] = MNL_TYPE_U64, [K_ADDR] = MNL_TYPE_BINARY,
+	[K_ROLE] = MNL_TYPE_U8, [K_STATE] = MNL_TYPE_U8,
+	[K_FAMILY] = MNL_TYPE_U8,
+};
+
+/* "198.18.0.2" for an IPv4-mapped address, else IPv6. */
+static void fmt_mrt_addr(char *buf, size_t size, const void *a16)
+{
+	const struct in6_addr *a = a16;
+
+	if (IN6_IS_ADDR_V4MAPPED(a))
+		inet_ntop(AF_INET, &a->s6_addr[12], buf, size);
+	else
+		inet_ntop(AF_INET6, a, buf, size);
+}
+
+static void put_field(struct kv_out *o, const struct mrt_field *f,
+		      const struct nlattr *a)
+{
+	static const char *const roles[] = { "tx", "rx" };
+	static const char *const states[] = { "syn", "open", "closed" };
+	char buf[INET6_ADDRSTRLEN];
+	uint8_t v8;
+
+	switch (f->kind) {
+	case K_U16:
+		kv_u64(o, f->key, mnl_attr_get_u16(a));
+		break;
+	case K_U32:
+		kv_u64(o, f->key, mnl_attr_get_u32(a));
+		break;
+	case K_U64:
+		kv_u64(o, f->key, mnl_attr_get_u64(a));
+		break;
+	case K_ADDR:
+		fmt_mrt_addr(buf, sizeof(buf), mnl_attr_get_payload(a));
+		kv_str(o, f->key, buf);
+		break;
+	case K_ROLE:
+	case K_STATE:
+		v8 = mnl_attr_get_u8(a);
+		if (f->kind == K_ROLE && v8 < ARRAY_SIZE(roles))
+			kv_str(o, f->key, roles[v8]);
+		else if (f->kind == K_STATE && v8 < ARRAY_SIZE(states))
+			kv_str(o, f->key, states[v8]);
+		else
+			kv_u64(o, f->key, v8);	/* a newer kernel's */
+		break;
+	case K_FAMILY:
+		v8 = mnl_attr_get_u8(a);
+		if (v8 == AF_INET || v8 == AF_INET6)
+			kv_str(o, f->key, v8 == AF_INET ? "inet" : "inet6");
+		else
+			kv_u64(o, f->key, v8);
+		break;
+	}
+}
+
+static int mrt_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[MRT_NL_A_MAX + 1], *nt[MRT_NEST_MAX + 1];
+	enum mnl_attr_data_type policy[MRT_NEST_MAX + 1] = { 0 };
+	struct mrt_ctx *ctx = data;
+	const struct mrt_obj *obj = ctx->obj;
+	struct kv_out o = { .fc = ctx->fc, .j = &ctx->j, .first = true };
+	const void *attrs;
+	size_t len, i;
+
+	if (genl_attrs(nlh, ctx->family, &attrs, &len) < 0 ||
+	    nl_parse(attrs, len, mrt_top_policy, MRT_NL_A_MAX, tb,
+		     "mrt reply") < 0)
+		return MNL_CB_ERROR;
+	if (!tb[obj->nest])
+		return nl_bad_reply("mrt %s reply without its nest", obj->name);
+	for (i = 0; i < obj->nfields; i++)
+		policy[obj->fields[i].type] = mnl_type[obj->fields[i].kind];
+	if (nl_parse_nest(tb[obj->nest], policy, obj->max, nt, obj->name) < 0)
+		return MNL_CB_ERROR;
+	/* Every field is checked before the object's first is printed. */
+	for (i = 0; i < obj->nfields; i++) {
+		const struct nlattr *a = nt[obj->fields[i].type];
+
+		if (a && obj->fields[i].kind == K_ADDR &&
+		    mnl_attr_get_payload_len(a) != sizeof(struct in6_addr))
+			return nl_bad_reply("mrt %s: %s of %u bytes", obj->name,
+					    obj->fields[i].key,
+					    mnl_attr_get_payload_len(a));
+	}
+	if (!nt[obj->key])
+		return nl_bad_reply("mrt %s without its %s", obj->name,
+				    obj->fields[0].key);
+	if (ctx->fc->json)
+		json_begin_object(&ctx->j);
+	for (i = 0; i < obj->nfields; i++)
+		if (nt[obj->fields[i].type])
+			put_field(&o, &obj->fields[i], nt[obj->fields[i].type]);
+	if (ctx->fc->json) {
+		if (tb[MRT_NL_A_NETNS_INUM])
+			json_kv_u64(&ctx->j, "netns_inum",
+				    mnl_attr_get_u32(tb[MRT_NL_A_NETNS_INUM]));
+		json_end_object(&ctx->j);
+	} else {
+		fputc('\n', ctx->fc->out);
+	}
+	return MNL_CB_OK;
+}
+
+/* ADDR as 16 bytes (IPv4 mapped); false if it is neither kind. */
+static bool parse_addr(const char *s, struct in6_addr *a)
+{
+	struct in_addr v4;
+
+	if (inet_pton(AF_INET6, s, a) == 1)
+		return true;
+	if (inet_pton(AF_INET, s, &v4) != 1)
+		return false;
+	memset(a, 0, sizeof(*a));
+	a->s6_addr[10] = 0xff;
+	a->s6_addr[11] = 0xff;
+	memcpy(&a->s6_addr[12], &v4, sizeof(v4));
+	return true;
+}
+
+static bool parse_lid(const char *s, uint16_t *lid)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || v < 1 || v > 65535 || *s == '-')
+		return false;
+	*lid = v;
+	return true;
+}
+
+static int mrt_show(struct fabctl *fc, const struct mrt_obj *obj,
+		    const char *arg)
+{
+	struct mrt_ctx ctx = { .fc = fc, .obj = obj };
+	struct genl_family fam;
+	struct nlmsghdr *nlh;
+	struct nlattr *nest;
+	struct in6_addr addr;
+	struct nl_sock s;
+	char what[32];
+	uint16_t lid = 0;
+	int ret;
+
+	if (arg && obj == &mrt_dest && !parse_addr(arg, &addr)) {
+		usage_error("mrt dest show: \"%s\" is not an IPv4 or IPv6 address",
+			    arg);
+		return FABCTL_EXIT_USAGE;
+	}
+	if (arg && obj == &mrt_pdc && !parse_lid(arg, &lid)) {
+		usage_error("mrt pdc show: \"%s\" is not a PDC id (1 to 65535)",
+			    arg);
+		return FABCTL_EXIT_USAGE;
+	}
+	if (genl_open(&s, MRT_GENL_NAME, NULL, &fam,
+		      "is mrt.ko loaded? modprobe mrt") < 0)
+		return FABCTL_EXIT_ERROR;
+	ctx.family = fam.id;
+	nlh = genl_req(&s, fam.id, obj->cmd, MRT_GENL_VERSION,
+		       arg ? NLM_F_ACK : NLM_F_DUMP);
+	if (arg) {
+		nest = mnl_attr_nest_start(nlh, obj->nest);
+		if (obj == &mrt_dest)
+			mnl_attr_put(nlh, obj->key, sizeof(addr), &addr);
+		else
+			mnl_attr_put_u16(nlh, obj->key, lid);
+		mnl_attr_nest_end(nlh, nest);
+	}
+	json_init(&ctx.j, fc->out, fc->pretty);
+	if (fc->json)
+		json_begin_array(&ctx.j);
+	ret = nl_talk(&s, nlh, mrt_cb, &ctx);
+	nl_close(&s);
+	if (ret < 0) {
+		snprintf(what, sizeof(what), "mrt %s show", obj->name);
+		nl_perror(what);
+		return FABCTL_EXIT_ERROR;
+	}
+	if (fc->json)
+		json_end_array(&ctx.j);
+	return FABCTL_EXIT_OK;
+}
+
+int cmd_mrt(struct fabctl *fc, int argc, char **argv)
+{
+	const struct mrt_obj *obj;
+
+	if (argc < 1) {
+		usage_error("mrt: say dest or pdc");
+		return FABCTL_EXIT_USAGE;
+	}
+	if (!strcmp(argv[0], "dest")) {
+		obj = &mrt_dest;
+	} else if (!strcmp(argv[0], "pdc")) {
+		obj = &mrt_pdc;
+	} else {
+		usage_error("mrt: unknown object \"%s\" (dest or pdc)", argv[0]);
+		return FABCTL_EXIT_USAGE;
+	}
+	if (argc < 2 || strcmp(argv[1], "show")) {
+		usage_error("mrt %s: say show", obj->name);
+		return FABCTL_EXIT_USAGE;
+	}
+	if (argc > 3) {
+		usage_error("mrt %s show: unexpected argument \"%s\"", obj->name,
+			    argv[3]);
+		return FABCTL_EXIT_USAGE;
+	}
+	return mrt_show(fc, obj, argc == 3 ? argv[2] : NULL);
+}
