@@ -282,6 +282,7 @@ struct mrt_slot {
 #define MRT_SLOT_WAIT		0x04	/* NACKed: the receiver cannot take it
 					 * yet; sent again after an RTO
 					 */
+#define MRT_SLOT_SYN		0x08	/* last sent while the PDC was in SYN */
 
 /* What a payload skb on the send queue carries (skb->cb). */
 struct mrt_tx_cb {

@@ -705,6 +705,10 @@ void mrt_pdc_push(struct mrt_pdc *pdc, struct sk_buff_head *out)
 			s->flags = 0;
 		}
 		s->sent_ns = now;
+		if (pdc->state == MRT_PDC_SYN)
+			s->flags |= MRT_SLOT_SYN;
+		else
+			s->flags &= ~MRT_SLOT_SYN;
 		spin_lock(&d->lock);
 		if (!(s->flags & MRT_SLOT_INFLIGHT))
 			mrt_cc(pdc, nscc_on_send(&d->cc, s->bytes));
@@ -732,6 +736,7 @@ struct mrt_ack_ctx {
 	bool retx_echo;
 	bool done_msgs;
 	bool newly;		/* acknowledged something new */
+	bool syn_rtt;		/* rtt_ns is of a packet sent in MRT_PDC_SYN */
 };
 
 static void mrt_acked(void *ctx, u32 psn)
@@ -745,8 +750,10 @@ static void mrt_acked(void *ctx, u32 psn)
 		return;
 	c->newly = true;
 	if (psn == c->ack_psn &&
-	    (s->tx_count == 1 || (c->retx_echo && s->tx_count == 2)))
+	    (s->tx_count == 1 || (c->retx_echo && s->tx_count == 2))) {
 		c->rtt_ns = c->now - s->sent_ns;
+		c->syn_rtt = s->flags & MRT_SLOT_SYN;
+	}
 	if (!(s->flags & MRT_SLOT_INFLIGHT))
 		c->readd += s->bytes;
 	m = MRT_TX_CB(s->skb)->msg;
@@ -828,9 +835,15 @@ static void mrt_rcv_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 	if (c.rtt_ns != NSCC_NO_RTT) {
 		u64 rtt = c.rtt_ns > service ? c.rtt_ns - service : 0;
 
-		/* NSCC takes the service time off itself */
+		/* NSCC takes the service time off itself.  Not the RTT of
+		 * a SYN packet: it holds the peer's PDC setup and often a
+		 * neighbour resolution (7 ms in the VM against 0.1 ms after),
+		 * and a base RTT learnt from it (config_base_rtt_ns 0) would
+		 * make the max window as many times too large.
+		 */
 		mrt_rto_sample(&pdc->rto, div_u64(rtt, NSEC_PER_USEC));
-		na.rtt_ns = c.rtt_ns;
+		if (!c.syn_rtt)
+			na.rtt_ns = c.rtt_ns;
 	}
 	mrt_tx_detect_loss(&pdc->tx, mrt_attr(mn, MRT_A_sack_loss_min_retx_pkts),
 			   mrt_lost, &c);
