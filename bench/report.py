@@ -109,6 +109,89 @@ def delay(s):
     return f"< {us3(s['median'])} ({us3(s['min'])}-{us3(s['max'])})"
 
 
+def mrt_summary(mrt):
+    """The medians of mrt's runs, by (case, algo, mtu)."""
+    keys = ["goodput_mbit", "msgs_per_sec", "p50_us", "p99_us", "p999_us", "completion_ms",
+            "ideal_ms", "vs_ideal", "total_nack_trimmed_rx", "port_trimmed",
+            "total_rto_events", "rtx_trim", "total_rtx_sack", "rtx_rto", "total_qa_count",
+            "drops", "retrans"]
+    out = {}
+    for r in mrt["runs"]:
+        out.setdefault((r["case"], r["algo"], r.get("mtu")), []).append(r)
+    return {k: {key: spread([r.get(key) for r in rs]) for key in keys}
+            for k, rs in out.items()}
+
+
+def mrt_markdown(raw):
+    mrt = raw["mrt"]
+    s = mrt_summary(mrt)
+    ln = ["\n## mrt, the transport\n",
+          "The ordinary path (a plain veth, no rate limit, so the VM's CPU is the "
+          "bottleneck) at MTU 1500 (mss 1400) and 9000 (mss 8900): TCP cubic and nscc "
+          "(data_rate_mbps=0 config_base_rtt_ns=0) streaming, against mrt streaming "
+          "1 MiB messages with `tools/mrtperf` (data_rate_mbps=0 config_base_rtt_ns=0 "
+          "rto_min_us=20000); mrt's rate of 64-byte messages and its ping-pong latency "
+          f"for 4 KiB messages.  Below {mrt['profile_below']:g} of cubic's goodput, a "
+          "CPU profile of the VM follows.\n",
+          "| MTU | cubic (Mbit/s) | nscc auto (Mbit/s) | mrt 1 MiB (Mbit/s) | mrt / cubic "
+          "| mrt 64 B (msgs/s) | ping-pong 4 KiB p50 / p99 (us) |",
+          "|---|---|---|---|---|---|---|"]
+    for o in mrt["ordinary"]:
+        m = o["mtu"]
+        g = s.get(("mrt_goodput", "mrt", m), {})
+        c = s.get(("tcp_goodput", "cubic", m), {})
+        n = s.get(("tcp_goodput", "nscc auto", m), {})
+        r = s.get(("mrt_rate64", "mrt", m), {})
+        p = s.get(("mrt_pingpong", "mrt", m), {})
+        ratio = o.get("ratio_to_cubic")
+        ln.append(f"| {m} | {fmt(c.get('goodput_mbit'))} | {fmt(n.get('goodput_mbit'))} "
+                  f"| {fmt(g.get('goodput_mbit'))} "
+                  f"| {'n/a' if ratio is None else f'{ratio:.2f}'} "
+                  f"| {fmt(r.get('msgs_per_sec'))} "
+                  f"| {fmt(p.get('p50_us'))} / {fmt(p.get('p99_us'))} |")
+    n = mrt["incast_msgs"]
+    ln.append(f"\nIncast: {mrt['senders']} senders x {n} message{'s' if n != 1 else ''} "
+              "of 1 MiB "
+              "at once to one receiver through the port (its rate and ECN thresholds as "
+              f"above, its buffer {mrt.get('incast_limit', 0) // 1024} KB so that the "
+              "incast overflows it), with trimming (data trimmable, the port trims to "
+              "128 bytes above three quarters of its buffer) and without (it drops at "
+              "its limit).  The TCP incast above moves as many bytes per sender, through "
+              "the 1 MB buffer.  "
+              "Last byte: from the common start to the last message read whole; ideal: "
+              "the bytes at the port's rate plus one path RTT.  Counters are the senders' "
+              "(`/proc/net/mrt/snmp`).\n")
+    ln.append("| case | last byte (ms) | ideal (ms) | ratio | port trims | trim NACKs "
+              "| RTOs | rtx trim / sack / rto | Quick Adapt | port drops | p99 queue (us) |")
+    ln.append("|---|---|---|---|---|---|---|---|---|---|---|")
+    for case, name in (("mrt_incast_trim", "with trimming"),
+                       ("mrt_incast_notrim", "without trimming")):
+        x = s.get((case, "mrt", None))
+        if not x:
+            continue
+        ln.append(f"| {name} | {fmt(x['completion_ms'], digits=1)} "
+                  f"| {fmt(x['ideal_ms'], digits=1)} | {fmt(x['vs_ideal'], digits=2)} "
+                  f"| {fmt(x['port_trimmed'])} | {fmt(x['total_nack_trimmed_rx'])} "
+                  f"| {fmt(x['total_rto_events'])} | {fmt(x['rtx_trim'])} / "
+                  f"{fmt(x['total_rtx_sack'])} / {fmt(x['rtx_rto'])} "
+                  f"| {fmt(x['total_qa_count'])} | {fmt(x['drops'])} "
+                  f"| {delay(x['p99_us'])} |")
+    for o in mrt["ordinary"]:
+        prof = o.get("profile")
+        if prof:
+            split = ", ".join(f"{k} {100 * v:.0f} %" for k, v in prof["cpu_split"].items()
+                              if v >= 0.01)
+            ln.append(f"\nWhere the VM's CPU goes while mrt streams at MTU {o['mtu']}: "
+                      f"{split} (`/proc/stat` over the stream).  `perf record -a -e "
+                      "cpu-clock` (symbols with at least 1 % of the samples; under TCG "
+                      "the samples fall mostly on the idle loop even while `/proc/stat` "
+                      "shows the CPUs busy, so read the split first):\n")
+            ln.append("```")
+            ln += prof["perf"]
+            ln.append("```")
+    return ln
+
+
 def markdown(raw, cases, summ, micro, versions, prefix):
     base = os.path.basename(prefix)
     longs = [c for c in cases if c.startswith("long")]
@@ -138,7 +221,7 @@ def markdown(raw, cases, summ, micro, versions, prefix):
         ln.append(f"- {algo}: " + ", ".join(f"`{k}={v}`" for k, v in attrs.items()))
     ln.append("")
     ln.append("Versions: " + ", ".join(f"{k} {v}" for k, v in versions.items()) + "\n")
-    late = max((r.get("late_ms") or 0) for r in raw["runs"])
+    late = max((r.get("late_ms") or 0 for r in raw["runs"]), default=0)
     ln.append(f"Flows meant to start together started at most {late:.0f} ms apart.")
     if raw.get("host_load"):
         busy = raw.get("busy_runs", [])
@@ -230,6 +313,8 @@ def markdown(raw, cases, summ, micro, versions, prefix):
                 ln.append(f"| {name} | {fmt(s['goodput_mbit'])} | "
                           f"{'n/a' if r is None else f'{r:.2f}'} | {fmt(s['srtt_p50_us'])} "
                           f"| {fmt(s['min_rtt_us'])} | {fmt(s['retrans'])} |")
+    if raw.get("mrt"):
+        ln += mrt_markdown(raw)
     if micro:
         ln.append(f"\n## Core microbenchmark ({micro['events']} events, median of "
                   f"{micro['reps']}; {micro.get('compiler', '')})\n")
@@ -317,7 +402,8 @@ def main():
             versions = json.load(f)
     versions = versions or {}
     cases, summ = summarise(raw)
-    doc = {"config": {k: v for k, v in raw.items() if k not in ("runs", "timeseries")},
+    doc = {"config": {k: v for k, v in raw.items() if k not in ("runs", "timeseries", "mrt")},
+           "mrt": raw.get("mrt"),
            "versions": versions, "summary": summ, "microbench": micro, "runs": raw["runs"],
            "timeseries": raw.get("timeseries")}
     with open(a.out + ".json", "w") as f:

@@ -40,6 +40,7 @@ import argparse
 import json
 import os
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -441,6 +442,244 @@ def run_ordinary(topo, cc, secs):
             "srtt_p50_us": srtt[len(srtt) // 2] if srtt else None}
 
 
+# mrt, the transport (Documentation/benchmarks.rst, "mrt"): on the
+# ordinary path against TCP, and an incast through the port.
+MRTPERF = os.path.join(TOP, "tools", "mrtperf", "mrtperf")
+MRTFLOWS = os.path.join(TOP, "bench", "mrtflows.py")
+# Like the tests' mrt_tune: the window follows the path (the link's speed,
+# a base RTT learnt from samples), and a retransmission floor of 20 ms
+# above the VM's jitter.
+MRT_AUTO = {"data_rate_mbps": 0, "config_base_rtt_ns": 0, "rto_min_us": 20000}
+MRT_COUNTERS = ["total_nack_trimmed_rx", "total_rto_events", "rtx_trim", "total_rtx_sack",
+                "rtx_rto", "total_qa_count", "data_pkts_out", "msgs_failed"]
+# The incast's port buffer (bytes): shallow enough that 8 senders overflow it.
+MRT_INCAST_LIMIT = 65536
+# Below this ratio of mrt's goodput to cubic's, the report has a profile.
+MRT_PROFILE_BELOW = 0.8
+
+
+def mrt_set(nss, attrs):
+    for ns in nss:
+        for k, v in attrs.items():
+            sysctl(ns, f"net.mrt.{k}", v)
+
+
+def mrt_snmp(ns):
+    out = {}
+    for line in sh("cat", "/proc/net/mrt/snmp", ns=ns).splitlines():
+        k, _, v = line.partition(" ")
+        if v.strip().isdigit():
+            out[k] = int(v)
+    return out
+
+
+def mrtperf(ns, *args):
+    out = sh(MRTPERF, *args, "-j", ns=ns)
+    return json.loads(out.strip().splitlines()[-1])
+
+
+class MrtperfServer:
+    def __init__(self, ns, addr, ep, bufsz):
+        self.p = subprocess.Popen(["ip", "netns", "exec", ns, MRTPERF, "-s", "-B", addr,
+                                   "-p", str(ep), "-w", str(bufsz)],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if not self.p.stdout.readline().startswith("mrtperf: listening"):
+            raise RuntimeError(f"mrtperf server did not start: {self.p.stderr.read()}")
+
+    def stop(self):
+        self.p.terminate()
+        self.p.wait(timeout=10)
+
+
+def cpu_split():
+    """The VM's CPU time so far, from /proc/stat, in clock ticks."""
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:8]]
+    return dict(zip(["user", "nice", "system", "idle", "iowait", "irq", "softirq"], v))
+
+
+def perf_profile(ns, args, secs):
+    """Where the VM's CPU goes while mrtperf runs args: the split of
+    /proc/stat (user, system, softirq, idle) over the run, and a perf
+    profile (cpu-clock samples, all CPUs: the top symbols by their own
+    share, perf report's lines).  Under TCG the samples fall mostly on the
+    idle loop even when /proc/stat shows the CPUs busy (the emulated
+    timer's interrupts are taken late), so the split is the figure to
+    read first; the report says so."""
+    with tempfile.TemporaryDirectory() as d:
+        data = os.path.join(d, "perf.data")
+        rec = subprocess.Popen(["perf", "record", "-q", "-a", "-e", "cpu-clock", "-F", "499",
+                                "-o", data, "--", "sleep", str(secs)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        time.sleep(0.3)
+        a = cpu_split()
+        mrtperf(ns, *args)
+        b = cpu_split()
+        _, err = rec.communicate(timeout=60)
+        if rec.returncode:
+            raise RuntimeError(f"perf record: exit {rec.returncode}: {err.strip()}")
+        rep = sh("perf", "report", "-i", data, "--stdio", "--no-children", "-q",
+                 "--sort", "comm,dso,sym", "--percent-limit", "1")
+    total = max(sum(b.values()) - sum(a.values()), 1)
+    split = {k: round((b[k] - a[k]) / total, 3) for k in a}
+    return {"cpu_split": split,
+            "perf": [ln.rstrip() for ln in rep.splitlines() if ln.strip()][:30]}
+
+
+def run_mrt_ordinary(topo, mtu, secs, reps, doc, load):
+    """Over the ordinary path at MTU mtu: TCP cubic and nscc (auto) against
+    mrt streaming 1 MiB messages; mrt's 64-byte message rate and its
+    4 KiB ping-pong latency."""
+    for ns, dev in ((topo.o, "o0"), (topo.p, "p0")):
+        sh("ip", "-n", ns, "link", "set", dev, "mtu", str(mtu))
+    mss = 8900 if mtu >= 9000 else 1400
+    mrt_set([topo.o, topo.p], dict(MRT_AUTO, mss=mss))
+    peer = "198.18.201.2"
+    runs = []
+    try:
+        for cc, name, extra in (("cubic", "cubic", {}), ORDINARY[4]):
+            set_ordinary(topo, cc, extra)
+            for rep in range(reps):
+                r = measure(doc, load, f"mrt: tcp {name} mtu {mtu}", run_ordinary, topo, cc,
+                            secs)
+                runs.append({"case": "tcp_goodput", "algo": name, "mtu": mtu, "rep": rep,
+                             "goodput_mbit": r["goodput_mbit"], "retrans": r["retrans"],
+                             "host_busy": r["host_busy"]})
+                log(f"mrt bench: tcp {name} mtu {mtu}: {r['goodput_mbit']:.0f} Mbit/s")
+        srv = MrtperfServer(topo.p, peer, 7100, 64 << 20)
+        try:
+            for rep in range(reps):
+                def stream():
+                    return mrtperf(topo.o, "-c", peer, "-p", "7100", "-n", "100000",
+                                   "-l", str(1 << 20), "-t", str(secs), "-w", str(64 << 20))
+                r = measure(doc, load, f"mrt stream mtu {mtu}", stream)
+                runs.append({"case": "mrt_goodput", "algo": "mrt", "mtu": mtu, "rep": rep,
+                             "goodput_mbit": r["goodput_gbps"] * 1e3, "msgs": r["received"],
+                             "host_busy": r["host_busy"]})
+                log(f"mrt bench: mrt 1 MiB mtu {mtu}: {r['goodput_gbps'] * 1e3:.0f} Mbit/s")
+
+                def rate64():
+                    return mrtperf(topo.o, "-c", peer, "-p", "7100", "-n", "10000000",
+                                   "-l", "64", "-t", str(min(secs, 3.0)), "-w", str(64 << 20))
+                r = measure(doc, load, f"mrt 64 B mtu {mtu}", rate64)
+                runs.append({"case": "mrt_rate64", "algo": "mrt", "mtu": mtu, "rep": rep,
+                             "msgs_per_sec": r["msgs_per_sec"], "host_busy": r["host_busy"]})
+                log(f"mrt bench: mrt 64 B mtu {mtu}: {r['msgs_per_sec']:.0f} msgs/s")
+
+                def pingpong():
+                    return mrtperf(topo.o, "-c", peer, "-p", "7100", "--pingpong",
+                                   "-n", "1000", "-l", "4096")
+                r = measure(doc, load, f"mrt ping-pong mtu {mtu}", pingpong)
+                runs.append({"case": "mrt_pingpong", "algo": "mrt", "mtu": mtu, "rep": rep,
+                             "p50_us": r["p50_us"], "p99_us": r["p99_us"],
+                             "p999_us": r["p999_us"], "host_busy": r["host_busy"]})
+                log(f"mrt bench: mrt ping-pong 4 KiB mtu {mtu}: p50 {r['p50_us']:.0f} us, "
+                    f"p99 {r['p99_us']:.0f} us")
+            mrt = statistics.median(x["goodput_mbit"] for x in runs
+                                    if x["case"] == "mrt_goodput")
+            cubic = statistics.median(x["goodput_mbit"] for x in runs
+                                      if x["case"] == "tcp_goodput" and x["algo"] == "cubic")
+            profile = None
+            if mrt < MRT_PROFILE_BELOW * cubic:
+                profile = perf_profile(topo.o, ["-c", peer, "-p", "7100", "-n", "100000",
+                                                "-l", str(1 << 20), "-t", "3",
+                                                "-w", str(64 << 20)], 4)
+        finally:
+            srv.stop()
+    finally:
+        for ns, dev in ((topo.o, "o0"), (topo.p, "p0")):
+            sh("ip", "-n", ns, "link", "set", dev, "mtu", str(MTU))
+    return runs, {"mtu": mtu, "ratio_to_cubic": mrt / cubic if cubic else None,
+                  "profile": profile}
+
+
+def run_mrt_incast(topo, nmsgs, port_opts, trim, path_us):
+    """Each of the senders sends nmsgs 1 MiB messages to B at once, through
+    the port, whose buffer is MRT_INCAST_LIMIT; with trim, data is
+    trimmable and the port trims above three quarters of it.  The last message's arrival against the line-rate ideal,
+    and the senders' trims, RTOs and retransmissions."""
+    # A shallow buffer, so that the incast overflows it: drops without
+    # trimming, trims from three quarters of it with.
+    opts = port_opts.replace("limit 1mb", f"limit {MRT_INCAST_LIMIT}b")
+    if trim:
+        opts += (f" trim_at {MRT_INCAST_LIMIT * 3 // 4}b trim_size 128 trim_dscp 11 "
+                 "trim_dscp_in 10")
+    topo.port(opts)
+    mrt_set(topo.senders, {"trimmable_dscp": 10 if trim else 0})
+    mrt_set([topo.b], {"trim_dscp": 11})
+    before = {ns: mrt_snmp(ns) for ns in topo.senders}
+    n = nmsgs * len(topo.senders)
+    with tempfile.TemporaryDirectory() as d:
+        ready = os.path.join(d, "ready")
+        srv = subprocess.Popen(["ip", "netns", "exec", topo.b, "python3", MRTFLOWS, "server",
+                                RX, "7200", "--count", str(n), "--timeout", "120",
+                                "--ready", ready],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 30
+        while not os.path.exists(ready):
+            if time.monotonic() > deadline or srv.poll() is not None:
+                srv.kill()
+                raise RuntimeError("mrt incast server did not start")
+            time.sleep(0.05)
+        start = time.time_ns() + 2 * LEAD_NS
+        procs = [subprocess.Popen(["ip", "netns", "exec", ns, "python3", MRTFLOWS, "client",
+                                   RX, "7200", "--count", str(nmsgs), "--start-at",
+                                   str(start)],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                 for ns in topo.senders]
+        cli = []
+        for p in procs:
+            o, e = p.communicate(timeout=180)
+            if p.returncode:
+                srv.kill()
+                raise RuntimeError(f"mrt incast client failed: {o.strip()} {e.strip()}")
+            cli.append(json.loads(o))
+        o, e = srv.communicate(timeout=180)
+        if srv.returncode:
+            raise RuntimeError(f"mrt incast server failed: {o.strip()} {e.strip()}")
+        res = json.loads(o)
+    if res["bad"]:
+        raise RuntimeError(f"mrt incast: {res['bad']} messages arrived damaged")
+    after = {ns: mrt_snmp(ns) for ns in topo.senders}
+    cnt = {c: sum(after[ns].get(c, 0) - before[ns].get(c, 0) for ns in topo.senders)
+           for c in MRT_COUNTERS}
+    total = res["bytes"]
+    ideal_ms = total * 8 / (topo.rate_mbit * 1e6) * 1e3 + path_us / 1e3
+    done_ms = (res["last_ns"] - start) / 1e6
+    out = {"completion_ms": done_ms, "ideal_ms": ideal_ms, "vs_ideal": done_ms / ideal_ms,
+           "bytes": total, "msgs": res["msgs"], "late_ms": late_ms(cli, start),
+           "port_trimmed": topo.port_stats().get("trimmed"), **cnt}
+    out.update(qdelay(topo.port_stats()))
+    return out
+
+
+def run_mrt(topo, doc, load, reps, secs, port_opts, path_us, nmsgs):
+    """Every mrt case: the ordinary path at MTU 1500 and 9000, then the
+    incast with and without trimming."""
+    mrt = {"runs": [], "ordinary": [], "incast_msgs": nmsgs, "senders": NSENDERS,
+           "attrs": dict(MRT_AUTO), "profile_below": MRT_PROFILE_BELOW}
+    for mtu in (MTU, 9000):
+        runs, summ = run_mrt_ordinary(topo, mtu, secs, reps, doc, load)
+        mrt["runs"] += runs
+        mrt["ordinary"].append(summ)
+    mrt_set(topo.senders, {"data_rate_mbps": topo.rate_mbit,
+                           "config_base_rtt_ns": int(path_us * 1000), "rto_min_us": 20000})
+    mrt["incast_limit"] = MRT_INCAST_LIMIT
+    mrt["incast_attrs"] = {"data_rate_mbps": topo.rate_mbit,
+                           "config_base_rtt_ns": int(path_us * 1000), "rto_min_us": 20000,
+                           "trimmable_dscp": "10 (with trimming)", "receiver trim_dscp": 11}
+    for trim in (True, False):
+        case = "mrt_incast_trim" if trim else "mrt_incast_notrim"
+        for rep in range(reps):
+            r = measure(doc, load, case, run_mrt_incast, topo, nmsgs, port_opts, trim,
+                        path_us)
+            mrt["runs"].append({"case": case, "algo": "mrt", "rep": rep, **r})
+            log(f"mrt bench: {case} rep {rep}: {r['completion_ms']:.1f} ms "
+                f"(ideal {r['ideal_ms']:.1f}), {r['total_nack_trimmed_rx']} trim NACKs, "
+                f"{r['total_rto_events']} RTOs")
+    return mrt
+
+
 def calibrate(topo, rates, secs):
     """One dctcp flow through the port at each rate (ECN from 250 us of the
     rate): its srtt (median of samples after 0.5 s), the port's steady
@@ -599,7 +838,7 @@ def main():
     ap.add_argument("--rate-mbit", type=int, help="the port's rate (default: calibrated)")
     ap.add_argument("--vm-delay-max-pkts", type=float, default=VM_DELAY_MAX_PKTS)
     ap.add_argument("--host-load", default="", help="scripts/bench's host load file")
-    ap.add_argument("--cases", default="long,incast,join,ordinary",
+    ap.add_argument("--cases", default="long,incast,join,ordinary,mrt",
                     help="comma-separated cases to run (default: all)")
     a = ap.parse_args()
     reps = 1 if a.quick else 3
@@ -609,8 +848,11 @@ def main():
     load = HostLoad(a.host_load)
     cases = set(a.cases.split(","))
 
-    for m in ["sch_fabric"] + list(MODULES.values()):
+    for m in ["sch_fabric", "mrt"] + list(MODULES.values()):
         sh("modprobe", m)
+    # mrt's socket buffers (64 MiB) go up to these
+    sysctl(None, "net.core.rmem_max", 67108864)
+    sysctl(None, "net.core.wmem_max", 67108864)
     allowed = sh("sysctl", "-n", "net.ipv4.tcp_allowed_congestion_control").split()
     sysctl(None, "net.ipv4.tcp_allowed_congestion_control",
            " ".join(dict.fromkeys(allowed + list(MODULES) + ["cubic"])))
@@ -619,7 +861,7 @@ def main():
     topo.destroy()
     topo.build()
     try:
-        if cases & {"long", "incast", "join"}:
+        if cases & {"long", "incast", "join", "mrt"}:
             cal = calibrate(topo, [a.rate_mbit] if a.rate_mbit else RATES, 2.0)
         else:
             cal = [{"rate_mbit": a.rate_mbit or RATES[-1], "srtt_us": 0, "min_rtt_us": 0,
@@ -684,6 +926,9 @@ def main():
                 doc["runs"].append({"algo": name, "case": "ordinary", "rep": rep, **r})
                 log(f"ordinary path, {name} rep {rep}: {r['goodput_mbit']:.0f} Mbit/s, "
                     f"srtt {r['srtt_p50_us']} us")
+        if "mrt" in cases:
+            doc["mrt"] = run_mrt(topo, doc, load, reps, 2.0 if a.quick else 3.0, port_opts,
+                                 chosen["path_rtt_us"], incast_bytes >> 20)
         with open(NSCC_FLAVOUR, "w") as f:
             f.write("uet")
         del doc["out"]
