@@ -3,8 +3,10 @@
 #
 # "tc qdisc change ... clear_stats" zeroes sch_fabric's counters and delay
 # histograms at one instant and leaves the queues alone.  A standing queue
-# at 1 kbit/s (a 1000-byte packet holds the line for 8 s, so it stands
-# while the test looks), with drops at a 10 kB limit; then:
+# at 8 bit/s (a 1000-byte packet holds the line for over 17 minutes, so
+# nothing leaves while the test looks, however slow the machine: at
+# 1 kbit/s, 8 s, a packet once left between two snapshots), with drops at
+# a 10 kB limit; then:
 #   - clear_stats: every counter and histogram is 0, the largest backlog is
 #     the current one, the backlog and tc's own sent/dropped totals are
 #     unchanged, and the options are what they were;
@@ -15,8 +17,8 @@ source "$(dirname "$0")/../lib.sh"
 
 U="$(dirname "$0")/../udpburst.py"
 switch_topo
-tcf -n "$R" qdisc add dev r1 root fabric rate 1kbit limit 10kb
-check $? "a port at 1 kbit/s with a 10 kB queue"
+tcf -n "$R" qdisc add dev r1 root fabric rate 8bit limit 10kb
+check $? "a port at 8 bit/s with a 10 kB queue"
 
 js() { tcf -n "$R" -s -j qdisc show dev r1 | jq -c '.[] | select(.kind == "fabric")'; }
 empty() { [[ $(js | jq '.backlog') == 0 ]]; }
