@@ -238,6 +238,47 @@ static struct mrt_dest *mrt_nl_dest_find(struct mrt_net *mn,
 	return NULL;
 }
 
+/* A do's request: the nest top, parsed into tb, with attribute key in
+ * it; 0, or an error and the extack says which is missing (none, nokey:
+ * static messages).
+ */
+static int mrt_nl_do_parse(struct genl_info *info, int top, int max,
+			   const struct nla_policy *policy, int key,
+			   struct nlattr **tb, const char *none,
+			   const char *nokey)
+{
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, top)) {
+		info->extack->_msg = none;
+		return -EINVAL;
+	}
+	err = nla_parse_nested(tb, max, info->attrs[top], policy, info->extack);
+	if (err)
+		return err;
+	if (NL_REQ_ATTR_CHECK(info->extack, info->attrs[top], tb, key)) {
+		info->extack->_msg = nokey;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A do's answer: msg filled (err 0), or no such object (-ENOENT, the
+ * extack naming attribute bad with the static message why).
+ */
+static int mrt_nl_do_reply(struct genl_info *info, struct sk_buff *msg,
+			   int err, const struct nlattr *bad, const char *why)
+{
+	if (!err)
+		return genlmsg_reply(msg, info);
+	if (err == -ENOENT) {
+		info->extack->_msg = why;
+		NL_SET_BAD_ATTR(info->extack, bad);
+	}
+	nlmsg_free(msg);
+	return err;
+}
+
 static int mrt_nl_dest_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct mrt_net *mn = mrt_net(genl_info_net(info));
@@ -247,21 +288,12 @@ static int mrt_nl_dest_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, MRT_NL_A_DEST)) {
-		NL_SET_ERR_MSG(info->extack,
-			       "no destination given (MRT_NL_A_DEST with its address)");
-		return -EINVAL;
-	}
-	err = nla_parse_nested(tb, MRT_NL_DEST_A_MAX, info->attrs[MRT_NL_A_DEST],
-			       mrt_nl_dest_policy, info->extack);
+	err = mrt_nl_do_parse(info, MRT_NL_A_DEST, MRT_NL_DEST_A_MAX,
+			      mrt_nl_dest_policy, MRT_NL_DEST_A_ADDR, tb,
+			      "no destination given (MRT_NL_A_DEST with its address)",
+			      "no destination address given (MRT_NL_DEST_A_ADDR)");
 	if (err)
 		return err;
-	if (NL_REQ_ATTR_CHECK(info->extack, info->attrs[MRT_NL_A_DEST], tb,
-			      MRT_NL_DEST_A_ADDR)) {
-		NL_SET_ERR_MSG(info->extack,
-			       "no destination address given (MRT_NL_DEST_A_ADDR)");
-		return -EINVAL;
-	}
 	a.a = nla_get_in6_addr(tb[MRT_NL_DEST_A_ADDR]);
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
@@ -271,14 +303,8 @@ static int mrt_nl_dest_get_doit(struct sk_buff *skb, struct genl_info *info)
 	err = d ? mrt_nl_fill_dest(msg, d, info->snd_portid, info->snd_seq, 0) :
 		  -ENOENT;
 	rcu_read_unlock();
-	if (err) {
-		if (err == -ENOENT)
-			NL_SET_ERR_MSG_ATTR(info->extack, tb[MRT_NL_DEST_A_ADDR],
-					    "no destination with that address (none sent to it, or qp_groups_enabled is 0)");
-		nlmsg_free(msg);
-		return err;
-	}
-	return genlmsg_reply(msg, info);
+	return mrt_nl_do_reply(info, msg, err, tb[MRT_NL_DEST_A_ADDR],
+			       "no destination with that address (none sent to it, or qp_groups_enabled is 0)");
 }
 
 /* Resumes at bucket cb->args[0], place cb->args[1] in it. */
@@ -326,20 +352,12 @@ static int mrt_nl_pdc_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, MRT_NL_A_PDC)) {
-		NL_SET_ERR_MSG(info->extack,
-			       "no PDC given (MRT_NL_A_PDC with its local id)");
-		return -EINVAL;
-	}
-	err = nla_parse_nested(tb, MRT_NL_PDC_A_MAX, info->attrs[MRT_NL_A_PDC],
-			       mrt_nl_pdc_policy, info->extack);
+	err = mrt_nl_do_parse(info, MRT_NL_A_PDC, MRT_NL_PDC_A_MAX,
+			      mrt_nl_pdc_policy, MRT_NL_PDC_A_LID, tb,
+			      "no PDC given (MRT_NL_A_PDC with its local id)",
+			      "no PDC id given (MRT_NL_PDC_A_LID)");
 	if (err)
 		return err;
-	if (NL_REQ_ATTR_CHECK(info->extack, info->attrs[MRT_NL_A_PDC], tb,
-			      MRT_NL_PDC_A_LID)) {
-		NL_SET_ERR_MSG(info->extack, "no PDC id given (MRT_NL_PDC_A_LID)");
-		return -EINVAL;
-	}
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
@@ -348,14 +366,8 @@ static int mrt_nl_pdc_get_doit(struct sk_buff *skb, struct genl_info *info)
 	err = pdc ? mrt_nl_fill_pdc(msg, pdc, info->snd_portid, info->snd_seq, 0) :
 		    -ENOENT;
 	rcu_read_unlock();
-	if (err) {
-		if (err == -ENOENT)
-			NL_SET_ERR_MSG_ATTR(info->extack, tb[MRT_NL_PDC_A_LID],
-					    "no PDC with that id");
-		nlmsg_free(msg);
-		return err;
-	}
-	return genlmsg_reply(msg, info);
+	return mrt_nl_do_reply(info, msg, err, tb[MRT_NL_PDC_A_LID],
+			       "no PDC with that id");
 }
 
 /* Resumes at PDC id cb->args[0]. */

@@ -858,11 +858,11 @@ static void mrt_rcv_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 	na.pen = a->rcv_cwnd_pen;
 	na.restore = p->flags & MRT_ACK_F_RESTORE_CWND;
 
-	trace_mrt_ack(pdc, a, p->flags, newly, na.rtt_ns);
-	if (na.rtt_ns != NSCC_NO_RTT &&
+	trace_mrt_ack(pdc, a, p->flags, newly, c.rtt_ns);
+	if (c.rtt_ns != NSCC_NO_RTT &&
 	    mrt_attr(mn, MRT_A_trigger_logging_on_rtt_enable) &&
-	    na.rtt_ns >= mrt_attr(mn, MRT_A_trigger_logging_on_rtt_threshold_ns))
-		trace_mrt_rtt_log(pdc, a->ack_psn, na.rtt_ns, d->cc.cwnd,
+	    c.rtt_ns >= mrt_attr(mn, MRT_A_trigger_logging_on_rtt_threshold_ns))
+		trace_mrt_rtt_log(pdc, a->ack_psn, c.rtt_ns, d->cc.cwnd,
 				  a->rcv_cwnd_pen);
 
 	spin_lock(&d->lock);
@@ -933,7 +933,8 @@ static void mrt_rcv_nack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 		mrt_stat(mn, MRT_S_NACK_STALE, 1);
 		return;
 	}
-	if (s->tx_count == 1)
+	/* as in mrt_rcv_ack(): not a SYN packet's RTT */
+	if (s->tx_count == 1 && !(s->flags & MRT_SLOT_SYN))
 		rtt = now - s->sent_ns;
 	s->flags &= ~MRT_SLOT_INFLIGHT;
 	newly = nscc_newly_rcvd(pdc->last_rcvd, nk->rcvd_bytes);

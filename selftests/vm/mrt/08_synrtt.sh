@@ -3,25 +3,26 @@
 #
 # The RTT of a PDC's opening (SYN) packets feeds the RTO estimator but not
 # NSCC's base RTT: it holds the peer's PDC setup and, often, neighbour
-# resolution.  A 300 ms netem delay holds the first message (its SYN
-# packet): the PDC's smoothed RTT shows that sample; with the delay gone,
-# five more messages, one at a time, and the base RTT NSCC learnt
+# resolution.  A 300 ms netem delay on the sender's egress holds the first
+# message (its SYN packet, and the ARP request before it: about 600 ms in
+# all): the PDC's smoothed RTT shows that sample; with the delay gone, five
+# more messages, one at a time, and the base RTT NSCC learnt
 # (config_base_rtt_ns 0) is of those alone, far below 300 ms.  Had the SYN
-# sample counted, five smoothed samples would still leave it above 150 ms.
+# sample counted, five smoothed samples would still leave it above 300 ms.
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/mrt_lib.bash"
 
 mrt_setup || exit 1
 setup_ns A B || exit 1
 link_ns "$A" a0 1 "$B" b0 2
-# a 1 s retransmission floor: the 300 ms SYN goes once (Karn)
-mrt_tune "$A" "$B" rto_min_us=1000000 || exit 1
+# a 2 s retransmission floor: the SYN goes once and gives a sample (Karn)
+mrt_tune "$A" "$B" rto_max_us=5000000 rto_min_us=2000000 || exit 1
 ip netns exec "$A" tc qdisc add dev a0 root netem delay 300ms || exit 1
 
 ip netns exec "$B" python3 "$MRTMSG" server 198.18.0.2 7000 --count 6 --timeout 60 \
 	--ready "$MRT_J/ready" >"$MRT_J/srv" &
 srv=$!
-busywait 10000 test -e "$MRT_J/ready"
+busywait 10000 test -e "$MRT_J/ready" || { check 1 "the server starts"; exit 1; }
 ip netns exec "$A" python3 - "$MRT_J" <<'PY' &
 import os, select, socket, sys, time
 d = sys.argv[1]
@@ -45,7 +46,7 @@ while not os.path.exists(os.path.join(d, "end")) and time.monotonic() < t:
     time.sleep(0.05)
 PY
 cli=$!
-busywait 20000 test -e "$MRT_J/first"
+busywait 20000 test -e "$MRT_J/first" || { check 1 "the first message is confirmed"; exit 1; }
 "$FABCTL" -n "$A" -j mrt pdc show >"$MRT_J/pdc"
 log "# after the first message: $(jq -c '.[] | {role, state, srtt_us, rto_us}' "$MRT_J/pdc")"
 jq -e '.[] | select(.role == "tx") | .srtt_us >= 300000' "$MRT_J/pdc" >/dev/null
