@@ -114,7 +114,7 @@ def mrt_summary(mrt):
     keys = ["goodput_mbit", "msgs_per_sec", "p50_us", "p99_us", "p999_us", "completion_ms",
             "ideal_ms", "vs_ideal", "total_nack_trimmed_rx", "port_trimmed",
             "total_rto_events", "rtx_trim", "total_rtx_sack", "rtx_rto", "total_qa_count",
-            "drops", "retrans"]
+            "drops", "retrans", "late_ms"]
     out = {}
     for r in mrt["runs"]:
         out.setdefault((r["case"], r["algo"], r.get("mtu")), []).append(r)
@@ -159,11 +159,13 @@ def mrt_markdown(raw):
               "its limit).  The TCP incast above moves as many bytes per sender, through "
               "the 1 MB buffer.  "
               "Last byte: from the common start to the last message read whole; ideal: "
-              "the bytes at the port's rate plus one path RTT.  Counters are the senders' "
-              "(`/proc/net/mrt/snmp`).\n")
-    ln.append("| case | last byte (ms) | ideal (ms) | ratio | port trims | trim NACKs "
-              "| RTOs | rtx trim / sack / rto | Quick Adapt | port drops | p99 queue (us) |")
-    ln.append("|---|---|---|---|---|---|---|---|---|---|---|")
+              "the bytes at the port's rate plus one path RTT; late start: how long after "
+              "the common start the last sender began (python under TCG), which the last "
+              "byte includes.  Counters are the senders' (`/proc/net/mrt/snmp`).\n")
+    ln.append("| case | last byte (ms) | ideal (ms) | ratio | late start (ms) | port trims "
+              "| trim NACKs | RTOs | rtx trim / sack / rto | Quick Adapt | port drops "
+              "| p99 queue (us) |")
+    ln.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for case, name in (("mrt_incast_trim", "with trimming"),
                        ("mrt_incast_notrim", "without trimming")):
         x = s.get((case, "mrt", None))
@@ -171,6 +173,7 @@ def mrt_markdown(raw):
             continue
         ln.append(f"| {name} | {fmt(x['completion_ms'], digits=1)} "
                   f"| {fmt(x['ideal_ms'], digits=1)} | {fmt(x['vs_ideal'], digits=2)} "
+                  f"| {fmt(x['late_ms'])} "
                   f"| {fmt(x['port_trimmed'])} | {fmt(x['total_nack_trimmed_rx'])} "
                   f"| {fmt(x['total_rto_events'])} | {fmt(x['rtx_trim'])} / "
                   f"{fmt(x['total_rtx_sack'])} / {fmt(x['rtx_rto'])} "
@@ -323,7 +326,8 @@ def markdown(raw, cases, summ, micro, versions, prefix):
         for r in micro["results"]:
             ln.append(f"| {r['algo']} | {r['ns_per_event']:.1f} ({r['min']:.1f}-{r['max']:.1f}) "
                       f"| {r['ratio_to_reno']:.1f} |")
-    ln.append(f"\n![goodput]({base}-goodput.png)\n![p99 queueing delay]({base}-p99.png)")
+    if raw["runs"]:
+        ln.append(f"\n![goodput]({base}-goodput.png)\n![p99 queueing delay]({base}-p99.png)")
     if raw.get("timeseries"):
         ln.append(f"![nscc window and queue]({base}-nscc.png)")
     return "\n".join(ln) + "\n"
@@ -410,6 +414,9 @@ def main():
         json.dump(doc, f, indent=1)
     with open(a.out + ".md", "w") as f:
         f.write(markdown(raw, cases, summ, micro, versions, a.out))
+    if not raw["runs"]:             # --cases mrt alone: no plots
+        print(f"report: {a.out}.md and {a.out}.json")
+        return 0
     bars(raw, cases, summ, "ss_goodput_frac", "goodput / line rate (steady state)",
          "Goodput", a.out + "-goodput.png", scale=1.0)
     bars(raw, cases, summ, "ss_p99_us", "p99 queueing delay (ms, steady, histogram bound)",

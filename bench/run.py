@@ -621,7 +621,9 @@ def run_mrt_incast(topo, nmsgs, port_opts, trim, path_us):
                 srv.kill()
                 raise RuntimeError("mrt incast server did not start")
             time.sleep(0.05)
-        start = time.time_ns() + 2 * LEAD_NS
+        # eight python clients to start under TCG: a longer lead than
+        # flows.py's (they have been 2 s late with twice LEAD_NS)
+        start = time.time_ns() + 4 * LEAD_NS
         procs = [subprocess.Popen(["ip", "netns", "exec", ns, "python3", MRTFLOWS, "client",
                                    RX, "7200", "--count", str(nmsgs), "--start-at",
                                    str(start)],
