@@ -37,8 +37,8 @@ TC_LIBDIR   ?= /usr/lib/$(shell $(CC) -print-multiarch)/tc
 UNIT_TESTS  := selftests/unit/nscc_test selftests/unit/dcqcn_test selftests/unit/swift_test \
 	       selftests/unit/q_fabric_test selftests/unit/mrt_test
 # mrt's pure protocol pieces (wire codec, PSN windows, RTO).
-MRT_PURE    := net/mrt/wire.c net/mrt/psn.c
-MRT_HDRS    := net/mrt/wire.h net/mrt/psn.h include/uapi/linux/mrt.h tools/include/asm/unaligned.h
+MRT_PURE    := net/mrt/wire.c net/mrt/psn.c net/mrt/ev.c
+MRT_HDRS    := net/mrt/wire.h net/mrt/psn.h net/mrt/ev.h include/uapi/linux/mrt.h tools/include/asm/unaligned.h
 
 .PHONY: all deps modules tools tests check demo install clean sparse checkpatch bench help
 

@@ -5,13 +5,16 @@
  * malformed-packet reason, trimmed packets; the receiver's PSN window and
  * SACK, the sender's acknowledged set, both across PSN wrap; rcvd_bytes
  * (the NSCC core's 24-bit field) across wrap and stale; the RTO estimator
- * against RFC 6298 worked by hand.
+ * against RFC 6298 worked by hand; the EV sets (net/mrt/ev.c): the round
+ * robin's balance, each profile state's entry and exit, probes' backoff,
+ * DENIED, REPS's reuse of clean EVs.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include <net/fabric/nscc.h>
 
+#include "../../net/mrt/ev.h"
 #include "../../net/mrt/psn.h"
 #include "../../net/mrt/wire.h"
 #include "tap.h"
@@ -752,6 +755,184 @@ static void t_rto(void)
 	}
 }
 
+/* EV sets */
+
+static unsigned int ev_changes[4][4];
+static unsigned int ev_last_why;
+
+static void ev_note(void *ctx, unsigned int i, u8 from, u8 to, u8 why)
+{
+	ev_changes[from][to]++;
+	ev_last_why = why;
+}
+
+static u8 ev_mem[MRT_EV_COUNT_MAX * (sizeof(struct mrt_ev) + sizeof(u16))];
+
+static void ev_init(struct mrt_evset *s, u16 count, u8 policy)
+{
+	struct mrt_ev_params p = {
+		.base = 50000, .count = count, .policy = policy, .bad_losses = 3,
+		.skip_ecn = 1, .skip_trim = 4, .skip_max = 16,
+		.probe_ns = 1000, .probe_max_ns = 16000,
+	};
+
+	memset(ev_changes, 0, sizeof(ev_changes));
+	if (mrt_evset_init(s, &p, ev_mem, 7))
+		abort();
+	s->note = ev_note;
+}
+
+static void t_ev(void)
+{
+	struct mrt_ev_params bad = { .base = 65535, .count = 2 };
+	unsigned int seen[16] = { 0 }, i, n, ok;
+	struct mrt_evset s;
+	u64 next;
+	int e, last;
+
+	tap_ok(mrt_evset_init(&s, &bad, ev_mem, 0) == -1,
+	       "an EV set past port 65535 is refused");
+	bad.base = 1;
+	bad.count = 0;
+	tap_ok(mrt_evset_init(&s, &bad, ev_mem, 0) == -1, "so is an empty one");
+	tap_ok(mrt_evset_bytes(16) == 16 * (sizeof(struct mrt_ev) + 2),
+	       "mrt_evset_bytes: the EVs and the recycle queue");
+
+	ev_init(&s, 16, MRT_EV_RR);
+	for (n = 0, ok = 1, last = -1; n < 16 * 100; n++) {
+		e = mrt_ev_pick(&s, -1);
+		ok &= e >= 0 && e < 16 && e != last;
+		seen[e]++;
+		last = e;
+	}
+	for (i = 0; i < 16; i++)
+		ok &= seen[i] == 100;
+	tap_ok(ok, "round robin: 1600 picks, 100 on each of 16 EVs, never one twice in a row");
+	tap_ok(mrt_ev_port(&s, 3) == 50003 && mrt_ev_index(&s, 50015) == 15 &&
+	       mrt_ev_index(&s, 50016) == -1 && mrt_ev_index(&s, 49999) == -1,
+	       "ports and indices: base + i, others none");
+	for (n = 0, ok = 1; n < 200; n++)
+		ok &= mrt_ev_pick(&s, 5) != 5;
+	tap_ok(ok, "a retransmission avoids the EV the packet went on");
+
+	/* SKIP: an ECN echo passes it over once, a trim four times */
+	mrt_ev_ack(&s, 2, true);
+	tap_ok(s.ev[2].state == MRT_EV_SKIP && s.ev[2].credit == 1 &&
+	       ev_changes[MRT_EV_GOOD][MRT_EV_SKIP] == 1 && ev_last_why == MRT_EV_WHY_ECN,
+	       "an ECN echo: GOOD -> SKIP with one credit, noted");
+	mrt_ev_trim(&s, 2);
+	tap_ok(s.ev[2].credit == 5 && s.ev[2].st.trims == 1 && s.ev[2].st.ecn == 1,
+	       "a trim NACK adds four credits");
+	memset(seen, 0, sizeof(seen));
+	for (n = 0; n < 16 * 4; n++)
+		seen[mrt_ev_pick(&s, -1)]++;
+	tap_ok(seen[2] == 0 && s.ev[2].state == MRT_EV_SKIP && s.ev[2].credit == 1,
+	       "four rounds: the SKIP EV carried nothing and spent four credits");
+	for (n = 0; n < 16; n++)
+		seen[mrt_ev_pick(&s, -1)]++;
+	tap_ok(seen[2] == 1 && s.ev[2].state == MRT_EV_GOOD &&
+	       ev_changes[MRT_EV_SKIP][MRT_EV_GOOD] == 1 && ev_last_why == MRT_EV_WHY_CREDIT,
+	       "its last credit spent, it is GOOD and carries again");
+
+	/* ASSUMED_BAD: an RTO, or three losses in a row */
+	mrt_ev_rto(&s, 4, 100);
+	tap_ok(s.ev[4].state == MRT_EV_ASSUMED_BAD && s.usable == 15 &&
+	       s.ev[4].probe_at == 1100, "an RTO: ASSUMED_BAD, a probe due 1000 ns later");
+	mrt_ev_loss(&s, 6, 0);
+	mrt_ev_loss(&s, 6, 0);
+	mrt_ev_ack(&s, 6, false);
+	mrt_ev_loss(&s, 6, 0);
+	mrt_ev_loss(&s, 6, 0);
+	tap_ok(s.ev[6].state == MRT_EV_GOOD && s.ev[6].st.losses == 4,
+	       "losses with a clean answer between them: still GOOD");
+	mrt_ev_loss(&s, 6, 200);
+	tap_ok(s.ev[6].state == MRT_EV_ASSUMED_BAD && ev_last_why == MRT_EV_WHY_LOSSES,
+	       "the third loss in a row: ASSUMED_BAD");
+	for (n = 0, ok = 1; n < 1000; n++) {
+		e = mrt_ev_pick(&s, -1);
+		ok &= e != 4 && e != 6;
+	}
+	tap_ok(ok, "ASSUMED_BAD EVs carry no data");
+	mrt_ev_ack(&s, 4, false);
+	tap_ok(s.ev[4].state == MRT_EV_ASSUMED_BAD,
+	       "a late ACK of data sent before does not restore it; only a probe does");
+
+	/* probes: due in order, the wait doubling up to its cap */
+	tap_ok(mrt_ev_probe_due(&s, 1099, &next) == -1 && next == 1100,
+	       "no probe before it is due; the next at 1100");
+	tap_ok(mrt_ev_probe_due(&s, 1100, &next) == 4 && s.ev[4].probe_at == 3100 &&
+	       next == 1200, "EV 4's probe at 1100, its next 2000 ns later; EV 6's at 1200");
+	tap_ok(mrt_ev_probe_due(&s, 3100, &next) == 6,
+	       "the other due probe first (one per call)");
+	tap_ok(mrt_ev_probe_due(&s, 3100, &next) == 4 && s.ev[4].probe_at == 7100,
+	       "then EV 4's again, after 4000 ns");
+	mrt_ev_probe_ack(&s, 6);
+	for (n = 0; n < 10; n++)
+		mrt_ev_probe_due(&s, s.ev[4].probe_at, &next);
+	{
+		u64 before = s.ev[4].probe_at;
+
+		tap_ok(mrt_ev_probe_due(&s, before, &next) == 4 &&
+		       s.ev[4].probe_at - before == 16000 && next == s.ev[4].probe_at &&
+		       s.ev[4].st.probes == 13,
+		       "after a dozen probes the wait stays at probe_max_ns; next is reported");
+	}
+	mrt_ev_probe_ack(&s, 4);
+	tap_ok(s.ev[4].state == MRT_EV_GOOD && s.usable == 16 && ev_last_why == MRT_EV_WHY_PROBE,
+	       "a probe answered: GOOD again");
+
+	/* DENIED */
+	mrt_ev_deny(&s, 9);
+	mrt_ev_probe_ack(&s, 9);
+	mrt_ev_ack(&s, 9, false);
+	tap_ok(s.ev[9].state == MRT_EV_DENIED && mrt_ev_probe_due(&s, ~0ULL >> 1, &next) != 9,
+	       "DENIED: no probe, and neither an answer nor a probe's undoes it");
+	mrt_ev_rto(&s, 9, 0);
+	mrt_ev_trim(&s, 9);
+	tap_ok(s.ev[9].state == MRT_EV_DENIED, "nor does an RTO or a trim move it");
+	for (n = 0, ok = 1; n < 1000; n++)
+		ok &= mrt_ev_pick(&s, -1) != 9;
+	tap_ok(ok, "DENIED EVs carry nothing");
+	tap_ok(mrt_ev_allow(&s, 9) == 0 && s.ev[9].state == MRT_EV_GOOD &&
+	       mrt_ev_allow(&s, 9) == -1, "allow: GOOD again; allowing a GOOD EV is refused");
+
+	/* every EV unusable: nothing to send on */
+	ev_init(&s, 3, MRT_EV_RR);
+	mrt_ev_rto(&s, 0, 0);
+	mrt_ev_deny(&s, 1);
+	tap_ok(mrt_ev_pick(&s, 2) == 2, "one usable EV left: taken even when to be avoided");
+	mrt_ev_loss(&s, 2, 0);
+	mrt_ev_loss(&s, 2, 0);
+	mrt_ev_loss(&s, 2, 0);
+	tap_ok(s.usable == 0 && mrt_ev_pick(&s, -1) == -1,
+	       "every EV ASSUMED_BAD or DENIED: none to pick");
+	ev_init(&s, 3, MRT_EV_RR);
+	mrt_ev_trim(&s, 0);
+	mrt_ev_trim(&s, 1);
+	mrt_ev_trim(&s, 2);
+	tap_ok(mrt_ev_pick(&s, -1) >= 0, "every EV in SKIP: one is still picked");
+
+	/* REPS: clean answers are reused in their order */
+	ev_init(&s, 8, MRT_EV_REPS);
+	mrt_ev_ack(&s, 5, false);
+	mrt_ev_ack(&s, 3, false);
+	mrt_ev_ack(&s, 5, false);
+	mrt_ev_ack(&s, 6, true);
+	e = mrt_ev_pick(&s, -1);
+	n = mrt_ev_pick(&s, -1);
+	tap_ok(e == 5 && n == 3, "REPS: the EVs of clean answers, oldest first, once each");
+	e = mrt_ev_pick(&s, -1);
+	tap_ok(e >= 0 && e != 6 && s.q_len == 0,
+	       "then the round robin, past the EV that echoed ECN");
+	mrt_ev_ack(&s, 1, false);
+	mrt_ev_rto(&s, 1, 0);
+	e = mrt_ev_pick(&s, -1);
+	tap_ok(e != 1, "a recycled EV that has gone bad since is not reused");
+	for (i = 0, n = 0; i < 8; i++)
+		n += s.ev[i].st.pkts;
+	tap_ok(n == 4, "every pick counted on its EV");
+}
+
 int main(void)
 {
 	tap_header();
@@ -771,5 +952,6 @@ int main(void)
 	t_model();
 	t_rcvd_bytes();
 	t_rto();
+	t_ev();
 	return tap_finish();
 }
