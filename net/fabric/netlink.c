@@ -367,12 +367,26 @@ static int fabric_set_parse(const struct fabric_module *mod,
 	struct nlattr *tb[FABRIC_ATTR_A_MAX + 1];
 	const struct fabric_attr_desc *d;
 	const char *why = "", *msg;
-	int id, err;
+	unsigned long seen = 0;
+	const struct nlattr *a;
+	int id, err, rem;
 
 	err = nla_parse_nested(tb, FABRIC_ATTR_A_MAX, nest,
 			       fabric_attr_set_policy, extack);
 	if (err)
 		return err;
+	/* The parser keeps the last of a type: a nest with two names (or
+	 * values) would set whichever came last.  Refuse it, as a set that
+	 * names one attribute twice is refused.
+	 */
+	BUILD_BUG_ON(FABRIC_ATTR_A_MAX >= BITS_PER_LONG);
+	nla_for_each_nested(a, nest, rem) {
+		if (__test_and_set_bit(nla_type(a), &seen)) {
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "a field given twice in one attribute nest (FABRIC_A_ATTR)");
+			return -EINVAL;
+		}
+	}
 	if (NL_REQ_ATTR_CHECK(extack, nest, tb, FABRIC_ATTR_A_NAME)) {
 		NL_SET_ERR_MSG(extack,
 			       "an attribute without a name (FABRIC_ATTR_A_NAME)");

@@ -19,7 +19,7 @@ snap() {
 	ip netns exec "$A" "$FABCTL" -j attr show
 }
 before=$(snap)
-seed=fabric-$RANDOM
+seed=${FUZZ_SEED:-fabric-$RANDOM}
 log "# seed $seed"
 ip netns exec "$A" python3 "$TOP/selftests/vm/ctl/genl.py" fuzz 10000 "$seed"
 check $? "every malformed request was answered and no defective set accepted"

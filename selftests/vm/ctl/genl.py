@@ -173,6 +173,10 @@ CASES = {
     "set-twice": (CMD_ATTR_SET, nla(A_MODULE, s("nscc")) +
                   attr_nest(nla(ATTR_NAME, s("gamma")), nla(ATTR_VALUE, u32(700))) +
                   attr_nest(nla(ATTR_NAME, s("gamma")), nla(ATTR_VALUE, u32(600)))),
+    # Two names in one nest (the parser would keep the last: refused).
+    "set-nest-twice": (CMD_ATTR_SET, nla(A_MODULE, s("nscc")) +
+                       attr_nest(nla(ATTR_NAME, s("gamma")), nla(ATTR_VALUE, u32(700)),
+                                 nla(ATTR_NAME, s("delay_alpha")))),
     # A module name longer than any.
     "set-long-module": (CMD_ATTR_SET, nla(A_MODULE, s("n" * 100)) +
                         attr_nest(nla(ATTR_NAME, s("gamma")), nla(ATTR_VALUE, u32(700)))),
