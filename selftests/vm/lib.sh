@@ -368,6 +368,75 @@ switch_topo() {
 	neigh_pin "$A" a0 "$R" r0 198.18.1.2 2001:db8:1::2
 }
 
+# multipath_topo [N]: a sender S and a receiver D joined by N (default 4)
+# parallel paths, for mrt's EV spraying (issue 13; reusable by users):
+#
+#   S 198.18.10.1 -- R --+-- W1 --+-- D 198.18.30.1 (lo), 2001:db8:30::1
+#                        +-- W2 --+
+#                        +-- ...  +
+#                        +-- WN --+
+#
+# R routes D's address over all N paths with an L4 hash
+# (fib_multipath_hash_policy 1), so that distinct UDP source ports (EVs)
+# take distinct paths; D answers over all N the same way.  Each switch Wi
+# reaches D on its device "wd" (198.18.(20+i).1 -> D's d<i> 198.18.(20+i).2;
+# R's r<i> 198.18.(10+i).1 -> Wi's wr 198.18.(10+i).2): put the path's
+# sch_fabric port or netem on Wi's "wd" (mp_port i ...).  IPv6 alike under
+# 2001:db8:<subnet>::.  Neighbours are pinned, rp_filter is off (replies
+# come back on any path).  Sets S, R, D and W1..WN.
+multipath_topo() {
+	local n=${1:-4} i w nh4=() nh6=() dh4=() dh6=()
+	setup_ns S R D || return 1
+	for ((i = 1; i <= n; i++)); do
+		setup_ns "W$i" || return 1
+	done
+	SUBNET=10 link_ns "$S" s0 1 "$R" rs 2
+	ip -n "$S" route add default via 198.18.10.2
+	ip -n "$S" -6 route add default via 2001:db8:10::2
+	neigh_pin "$S" s0 "$R" rs 198.18.10.2 2001:db8:10::2
+	neigh_pin "$R" rs "$S" s0 198.18.10.1 2001:db8:10::1
+	ip -n "$D" addr add 198.18.30.1/32 dev lo
+	ip -n "$D" addr add 2001:db8:30::1/128 dev lo nodad
+	for ((i = 1; i <= n; i++)); do
+		w="W$i"
+		SUBNET=$((10 + i)) link_ns "$R" "r$i" 1 "${!w}" wr 2
+		SUBNET=$((20 + i)) link_ns "${!w}" wd 1 "$D" "d$i" 2
+		neigh_pin "$R" "r$i" "${!w}" wr "198.18.$((10 + i)).2" "2001:db8:$((10 + i))::2"
+		neigh_pin "${!w}" wr "$R" "r$i" "198.18.$((10 + i)).1" "2001:db8:$((10 + i))::1"
+		neigh_pin "${!w}" wd "$D" "d$i" "198.18.$((20 + i)).2" "2001:db8:$((20 + i))::2"
+		neigh_pin "$D" "d$i" "${!w}" wd "198.18.$((20 + i)).1" "2001:db8:$((20 + i))::1"
+		ip -n "${!w}" route add 198.18.30.1/32 via "198.18.$((20 + i)).2"
+		ip -n "${!w}" -6 route add 2001:db8:30::1/128 via "2001:db8:$((20 + i))::2"
+		ip -n "${!w}" route add 198.18.10.0/24 via "198.18.$((10 + i)).1"
+		ip -n "${!w}" -6 route add 2001:db8:10::/64 via "2001:db8:$((10 + i))::1"
+		ip netns exec "${!w}" sysctl -qw net.ipv4.ip_forward=1 \
+			net.ipv6.conf.all.forwarding=1 net.ipv4.conf.all.rp_filter=0 \
+			net.ipv4.conf.default.rp_filter=0
+		nh4+=(nexthop via "198.18.$((10 + i)).2" dev "r$i")
+		nh6+=(nexthop via "2001:db8:$((10 + i))::2" dev "r$i")
+		dh4+=(nexthop via "198.18.$((20 + i)).1" dev "d$i")
+		dh6+=(nexthop via "2001:db8:$((20 + i))::1" dev "d$i")
+	done
+	ip netns exec "$R" sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1 \
+		net.ipv4.fib_multipath_hash_policy=1 net.ipv6.fib_multipath_hash_policy=1 \
+		net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
+	ip netns exec "$D" sysctl -qw net.ipv4.fib_multipath_hash_policy=1 \
+		net.ipv6.fib_multipath_hash_policy=1 net.ipv4.conf.all.rp_filter=0 \
+		net.ipv4.conf.default.rp_filter=0
+	ip -n "$R" route add 198.18.30.1/32 "${nh4[@]}" || return 1
+	ip -n "$R" -6 route add 2001:db8:30::1/128 "${nh6[@]}" || return 1
+	ip -n "$D" route add 198.18.10.0/24 "${dh4[@]}" || return 1
+	ip -n "$D" -6 route add 2001:db8:10::/64 "${dh6[@]}" || return 1
+}
+
+# mp_port I ARGS...: a sch_fabric qdisc on path I's switch port toward D
+# (tc's "qdisc replace dev wd root fabric ARGS").
+mp_port() {
+	local w="W$1"
+	shift
+	tcf -n "${!w}" qdisc replace dev wd root fabric "$@"
+}
+
 # star_topo N: N senders S1..SN, each on its own link to the switch R, and
 # one receiver B (198.18.100.1, 2001:db8:100::1) behind R's port "rb".
 # Sender i is 198.18.i.1 / 2001:db8:i::1.  Sets S1..SN, R, B.
