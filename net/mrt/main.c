@@ -24,6 +24,14 @@
 #define MRT_NAMES_U32		NULL
 #define MRT_NAMES_BOOL		NULL
 #define MRT_NAMES_FLAVOUR	nscc_flavour_names
+#define MRT_NAMES_EV_POLICY	mrt_ev_policy_names
+#define FABRIC_ATTR_KIND_EV_POLICY	FABRIC_ATTR_ENUM
+
+/* ev_policy's values, enum mrt_ev_policy (net/mrt/ev.h). */
+static const char * const mrt_ev_policy_names[] = {
+	[MRT_EV_RR] = "rr",
+	[MRT_EV_REPS] = "reps",
+};
 
 /* The transport's defaults for two of NSCC's rows (id NSCC_ATTR_*). */
 #define MRT_DEF_FLAVOUR(id, v)	((id) == NSCC_ATTR_flavour ? NSCC_FLAVOUR_MRC : (v))
@@ -95,6 +103,10 @@ static int mrt_check(const u32 *v, const char **why)
 	}
 	if (v[MRT_A_rto_min_us] > v[MRT_A_rto_max_us]) {
 		*why = "rto_min_us is above rto_max_us";
+		return -EINVAL;
+	}
+	if (v[MRT_A_ev_base] + v[MRT_A_ev_count] > 65536) {
+		*why = "ev_base + ev_count is above 65536 (the EVs are UDP ports)";
 		return -EINVAL;
 	}
 	return 0;

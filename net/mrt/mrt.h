@@ -39,6 +39,7 @@
 #include <net/fabric/nscc.h>
 #include <uapi/linux/mrt.h>
 
+#include "ev.h"
 #include "psn.h"
 #include "wire.h"
 
@@ -245,8 +246,9 @@ struct mrt_dest {
 	struct mrt_net *mn;
 	struct mrt_addr addr;
 	bool grouped;
-	spinlock_t lock;		/* cc, waiters */
+	spinlock_t lock;		/* cc, evs, waiters */
 	struct nscc cc;
+	struct mrt_evset evs;		/* its EVs, memory after the struct */
 	u32 nominal;			/* a full packet's nominal bytes */
 	u32 srtt_us;			/* the last PDC's smoothed RTT */
 	u8 pen;				/* the last receiver penalty seen */
@@ -275,6 +277,9 @@ struct mrt_slot {
 	u8 rtos;			/* expiries of its timer */
 	u8 cause;			/* MRT_SLOT_RTXQ: enum mrt_rtx_cause */
 	u8 flags;
+	u16 ev;				/* the EV (index in its dest's set) it
+					 * last went on
+					 */
 };
 
 #define MRT_SLOT_INFLIGHT	0x01	/* its bytes are in NSCC's flight */
@@ -371,7 +376,9 @@ struct mrt_pdc {
 	struct mrt_addr peer;
 	struct mrt_addr local;		/* any: the route's */
 	u16 peer_ep;
-	u16 ev;				/* the UDP source port */
+	u16 ev;				/* TX: the EV (UDP source port) of its
+					 * last packet
+					 */
 	u32 range;
 	u64 last_ns;			/* last packet in or out */
 	u64 progress_ns;		/* TX: last ACK of something new */

@@ -45,6 +45,12 @@ MRT_ATTR(max_pdcs, U32, 4096, 1, 1048576, "PDCs",
 	 "Most PDCs (either direction) in the netns; a SYN beyond it is NACKed NO_RESOURCE")
 MRT_ATTR(pdc_idle_ms, U32, 5000, 10, 3600000, "ms",
 	 "An idle sending PDC is freed after this (ms); a receiving one after twice it")
+MRT_ATTR(ev_base, U32, 49152, 1, 65535, "",
+	 "First UDP source port (EV) of a destination's EV set; with ev_count at most 65536")
+MRT_ATTR(ev_count, U32, 32, 1, 256, "",
+	 "EVs of a destination: ev_base .. ev_base + ev_count - 1, one picked for each packet")
+MRT_ATTR(ev_policy, EV_POLICY, 0, 0, 1, "",
+	 "How each packet's EV is picked: rr (permuted round robin), reps (clean EVs first)")
 MRT_ATTR(trigger_logging_on_rtt_enable, BOOL, 0, 0, 1, "",
 	 "1: the mrt:mrt_rtt_log tracepoint fires for each RTT sample at or above the threshold")
 MRT_ATTR(trigger_logging_on_rtt_threshold_ns, U32, 100000, 0, 1000000000, "ns",

@@ -48,6 +48,9 @@ static struct mrt_dest *mrt_dest_get(struct mrt_net *mn, const struct mrt_addr *
 {
 	bool grouped = mrt_attr(mn, MRT_A_qp_groups_enabled);
 	struct hlist_head *h = &mn->dests[mrt_dest_hash(a)];
+	struct mrt_ev_params ep = {
+		.skip_ecn = 1, .skip_trim = 4, .skip_max = 64,
+	};
 	u32 v[MRT_ATTR_COUNT];
 	struct nscc_params p;
 	struct mrt_dest *d;
@@ -63,16 +66,24 @@ static struct mrt_dest *mrt_dest_get(struct mrt_net *mn, const struct mrt_addr *
 		}
 		spin_unlock_bh(&mn->lock);
 	}
-	d = kzalloc(sizeof(*d), gfp);
+	fabric_net_params(mn->fn, v);
+	ep.base = v[MRT_A_ev_base];
+	ep.count = v[MRT_A_ev_count];
+	ep.policy = v[MRT_A_ev_policy];
+	d = kzalloc(sizeof(*d) + mrt_evset_bytes(ep.count), gfp);
 	if (!d)
 		return NULL;
+	/* the attributes' check keeps the set valid */
+	if (WARN_ON_ONCE(mrt_evset_init(&d->evs, &ep, d + 1, get_random_u32()))) {
+		kfree(d);
+		return NULL;
+	}
 	refcount_set(&d->ref, 1);
 	d->mn = mn;
 	d->addr = *a;
 	d->grouped = grouped;
 	spin_lock_init(&d->lock);
 	INIT_LIST_HEAD(&d->waiters);
-	fabric_net_params(mn->fn, v);
 	memcpy(p.v, v + MRT_A_NSCC, sizeof(p.v));
 	d->nominal = mrt_nominal(family, v[MRT_A_mss]);
 	nscc_init(&d->cc, &p, d->nominal, mrt_now());
@@ -311,7 +322,6 @@ struct mrt_pdc *mrt_pdc_tx_new(struct mrt_sock *ms, const struct mrt_addr *peer,
 	pdc->peer = *peer;
 	pdc->peer_ep = peer_ep;
 	pdc->local = ms->addr;
-	pdc->ev = 49152 + (get_random_u16() & 0x3fff);
 	pdc->start_psn = get_random_u32();
 	pdc->peer_range = range;
 	mrt_tx_init(&pdc->tx, pdc->start_psn, range, pdc->bits,
@@ -542,7 +552,7 @@ static void mrt_pdc_arm(struct mrt_pdc *pdc, u64 at)
 
 /* A copy of the payload skb with the DATA header, ready for out. */
 static struct sk_buff *mrt_data_build(struct mrt_pdc *pdc, struct sk_buff *payload,
-				      u32 psn, bool retx)
+				      u32 psn, bool retx, u16 ev)
 {
 	struct mrt_tx_cb *tcb = MRT_TX_CB(payload);
 	struct mrt_net *mn = pdc->mn;
@@ -551,7 +561,7 @@ static struct sk_buff *mrt_data_build(struct mrt_pdc *pdc, struct sk_buff *paylo
 		.type = MRT_TYPE_DATA,
 		.spdcid = pdc->lid,
 		.dpdcid = pdc->rid,
-		.ev = pdc->ev,
+		.ev = ev,
 	};
 	struct sk_buff *skb;
 	u8 dscp;
@@ -591,7 +601,7 @@ static struct sk_buff *mrt_data_build(struct mrt_pdc *pdc, struct sk_buff *paylo
 	cb->pdc = pdc;
 	cb->saddr = pdc->local.a;
 	cb->daddr = pdc->peer.a;
-	cb->sport = htons(pdc->ev);
+	cb->sport = htons(ev);
 	cb->tos = dscp << 2 | INET_ECN_ECT_0;
 	cb->family = pdc->family;
 	pdc->st.pkts++;
@@ -621,6 +631,7 @@ void mrt_pdc_push(struct mrt_pdc *pdc, struct sk_buff_head *out)
 		struct mrt_slot *s;
 		bool retx;
 		u32 psn;
+		int ev;
 
 		if (pdc->rtxq_len) {
 			psn = pdc->rtxq[pdc->rtxq_head & (pdc->range - 1)];
@@ -681,11 +692,16 @@ void mrt_pdc_push(struct mrt_pdc *pdc, struct sk_buff_head *out)
 			blocked = true;
 			break;
 		}
+		/* the EV at transmit time; a retransmission on another */
+		ev = mrt_ev_pick(&d->evs, retx ? s->ev : -1);
 		spin_unlock(&d->lock);
+		if (WARN_ON_ONCE(ev < 0))	/* no state leaves an EV unusable yet */
+			break;
 
-		skb = mrt_data_build(pdc, skb, psn, retx);
+		skb = mrt_data_build(pdc, skb, psn, retx, mrt_ev_port(&d->evs, ev));
 		if (!skb)
 			break;
+		pdc->ev = mrt_ev_port(&d->evs, ev);
 		if (retx) {
 			pdc->rtxq_head++;
 			pdc->rtxq_len--;
@@ -705,6 +721,7 @@ void mrt_pdc_push(struct mrt_pdc *pdc, struct sk_buff_head *out)
 			s->flags = 0;
 		}
 		s->sent_ns = now;
+		s->ev = ev;
 		if (pdc->state == MRT_PDC_SYN)
 			s->flags |= MRT_SLOT_SYN;
 		else
@@ -779,6 +796,9 @@ static void mrt_lost(void *ctx, u32 psn)
 		c->lost += s->bytes;
 		s->flags &= ~MRT_SLOT_INFLIGHT;
 	}
+	spin_lock(&pdc->dest->lock);
+	mrt_ev_loss(&pdc->dest->evs, s->ev, c->now);
+	spin_unlock(&pdc->dest->lock);
 	mrt_rtxq_add(pdc, psn, MRT_RTX_SACK);
 	pdc->st.rtx_sack++;
 	pdc->ms->st.rtx_sack++;
@@ -811,6 +831,7 @@ static void mrt_rcv_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 	struct mrt_dest *d = pdc->dest;
 	struct nscc_ack na = { .rtt_ns = NSCC_NO_RTT };
 	u32 unsent = pdc->tx.sack_unsent;
+	int ev;
 	u64 service = (u64)a->service_time * 64;
 	u64 newly;
 
@@ -866,6 +887,10 @@ static void mrt_rcv_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 				  a->rcv_cwnd_pen);
 
 	spin_lock(&d->lock);
+	/* the EV of the packet answered, as the ACK echoes it */
+	ev = mrt_ev_index(&d->evs, p->ev);
+	if (ev >= 0)
+		mrt_ev_ack(&d->evs, ev, na.ecn);
 	if (c.readd)
 		nscc_on_send(&d->cc, c.readd);
 	mrt_cc(pdc, nscc_on_ack(&d->cc, c.now, &na));
@@ -947,9 +972,11 @@ static void mrt_rcv_nack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 	switch (nk->nack_code) {
 	case MRT_NACK_TRIMMED:
 	case MRT_NACK_TRIMMED_LASTHOP:
+		mrt_ev_trim(&d->evs, s->ev);
 		mrt_cc(pdc, nscc_on_trim(&d->cc, now, s->bytes, rtt));
 		break;
 	default:
+		mrt_ev_nack(&d->evs, s->ev);
 		mrt_cc(pdc, nscc_on_nack(&d->cc, now, s->bytes, rtt));
 	}
 	spin_unlock(&d->lock);

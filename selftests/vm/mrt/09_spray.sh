@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# EV spraying over four equal paths (multipath_topo: an L4-hashed multipath
+# route, a sch_fabric port on each path), IPv4 and IPv6: each packet takes
+# the next EV of a permuted round robin over ev_count 256 EVs, so each path
+# carries the share of the EVs its hash gives it, 25 % +- 10 % (with 256
+# EVs a path's share strays that far about once in a thousand boots; with
+# one EV, or a PDC's fixed source port, all of it would take one path).
+# Every message arrives once, intact, confirmed.
+source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/mrt_lib.bash"
+
+mrt_setup || exit 1
+multipath_topo 4 || exit 1
+for i in 1 2 3 4; do
+	mp_port "$i" limit 4mb || exit 1
+done
+mrt_tune "$S" "$D" ev_count=256 || exit 1
+
+pkts() { local w="W$1"; fabric_stat "${!w}" wd packets; }
+
+for fam in 4 6; do
+	if [[ $fam == 4 ]]; then dst=198.18.30.1; else dst=2001:db8:30::1; fi
+	for i in 1 2 3 4; do p0[i]=$(pkts "$i"); done
+	mrt_xfer "$S" "$D" "$dst" "spray$fam" --count 200 --max-size 262144 --seed $((fam + 40))
+	mrt_xfer_ok "spray$fam" 200 && mrt_confirmed "spray$fam" 200
+	check $? "IPv$fam: 200 messages over four paths, once each, intact, confirmed"
+	total=0
+	for i in 1 2 3 4; do
+		n[i]=$(( $(pkts "$i") - p0[i] ))
+		total=$((total + n[i]))
+	done
+	ok=0
+	for i in 1 2 3 4; do
+		(( n[i] * 100 >= total * 15 && n[i] * 100 <= total * 35 )) || ok=1
+	done
+	(( total > 0 )) && ((ok == 0))
+	check $? "IPv$fam: each path carried 25 % +- 10 % of the $total packets (${n[1]} ${n[2]} ${n[3]} ${n[4]})"
+done
+mrt_snmp "$S"
+exit $RET
