@@ -34,6 +34,7 @@ int mrt_evset_init(struct mrt_evset *s, const struct mrt_ev_params *p,
 	for (i = 0; i < p->count; i++)
 		s->ev[i].state = MRT_EV_GOOD;
 	s->usable = p->count;
+	s->probe_next = U64_MAX;
 	/* A stride near the golden ratio of the count, coprime with it, so
 	 * that consecutive picks land far apart.
 	 */
@@ -41,7 +42,7 @@ int mrt_evset_init(struct mrt_evset *s, const struct mrt_ev_params *p,
 	while (mrt_gcd(step, p->count) != 1)
 		step++;
 	s->step = step % p->count ? step % p->count : 1;
-	s->rr = seed;
+	s->rr = seed % p->count;
 	return 0;
 }
 
@@ -69,10 +70,17 @@ static void mrt_ev_set(struct mrt_evset *s, unsigned int i, u8 to, u8 why)
 		s->note(s->ctx, i, from, to, why);
 }
 
-/* The i-th EV of the permuted order. */
-static unsigned int mrt_ev_rr(const struct mrt_evset *s, u32 n)
+/* The next EV of the permuted order; rr stays below the count, so that a
+ * pass of count picks is a whole permutation (rr * step mod count would
+ * not be across the wrap of a u32).
+ */
+static unsigned int mrt_ev_rr(struct mrt_evset *s)
 {
-	return (u32)(((u64)n * s->step) % s->p.count);
+	unsigned int i = (s->rr * s->step) % s->p.count;
+
+	if (++s->rr == s->p.count)
+		s->rr = 0;
+	return i;
 }
 
 /* REPS: the oldest EV whose last answer was clean and that is GOOD and
@@ -114,17 +122,19 @@ int mrt_ev_pick(struct mrt_evset *s, int avoid)
 	for (n = 0; n < s->p.count; n++) {
 		struct mrt_ev *e;
 
-		i = mrt_ev_rr(s, s->rr++);
+		i = mrt_ev_rr(s);
 		e = &s->ev[i];
 		if ((int)i == avoid)
 			continue;
 		if (e->state == MRT_EV_SKIP) {
-			if (--e->credit) {
-				if (skip < 0 || e->credit < s->ev[skip].credit)
-					skip = i;
-				continue;
-			}
-			mrt_ev_set(s, i, MRT_EV_GOOD, MRT_EV_WHY_CREDIT);
+			/* passed over once per credit; the last pass makes it
+			 * GOOD (credit 0: the best fallback)
+			 */
+			if (!--e->credit)
+				mrt_ev_set(s, i, MRT_EV_GOOD, MRT_EV_WHY_CREDIT);
+			if (skip < 0 || e->credit < s->ev[skip].credit)
+				skip = i;
+			continue;
 		}
 		if (e->state == MRT_EV_GOOD)
 			goto out;
@@ -190,6 +200,7 @@ static void mrt_ev_bad(struct mrt_evset *s, unsigned int i, u64 now, u8 why)
 		return;
 	e->probe_shift = 0;
 	e->probe_at = now + s->p.probe_ns;
+	s->probe_next = min(s->probe_next, e->probe_at);
 	mrt_ev_set(s, i, MRT_EV_ASSUMED_BAD, why);
 }
 
@@ -248,6 +259,7 @@ int mrt_ev_probe_due(struct mrt_evset *s, u64 now, u64 *next)
 	for (i = 0; i < s->p.count; i++)
 		if (s->ev[i].state == MRT_EV_ASSUMED_BAD)
 			*next = min(*next, s->ev[i].probe_at);
+	s->probe_next = *next;
 	return due;
 }
 

@@ -111,6 +111,7 @@ struct mrt_evset {
 	u32 rr;			/* the round robin's position */
 	u16 step;		/* its stride, coprime with the count */
 	u16 usable;		/* EVs GOOD or SKIP */
+	u64 probe_next;		/* no probe is due before this */
 	u16 q_head;		/* REPS: the recycle queue, a ring of count */
 	u16 q_len;
 	u16 *queue;		/* [count] */
@@ -161,7 +162,8 @@ void mrt_ev_probe_ack(struct mrt_evset *s, unsigned int i);
 
 /* An ASSUMED_BAD EV whose probe is due at now (its next probe is then
  * scheduled, the wait doubled up to probe_max_ns), or -1; *next: the
- * earliest probe time still ahead, U64_MAX if none.
+ * earliest probe time still ahead, U64_MAX if none (also kept in
+ * probe_next, so that a caller can skip the call before it).
  */
 int mrt_ev_probe_due(struct mrt_evset *s, u64 now, u64 *next);
 

@@ -102,7 +102,15 @@ enum mrt_attr_id {
 	EM(MRT_S_BAD_REASSEMBLY, bad_reassembly)			\
 	EM(MRT_S_OVERSIZE, oversize_msgs)				\
 	EM(MRT_S_ERRQ_DROPS, errq_drops)				\
-	EMe(MRT_S_CTRL_IN, ctrl_in)
+	EM(MRT_S_CTRL_IN, ctrl_in)					\
+	EM(MRT_S_EV_SKIP, ev_to_skip)					\
+	EM(MRT_S_EV_BAD, ev_to_assumed_bad)				\
+	EM(MRT_S_EV_PROBED_GOOD, ev_probed_good)			\
+	EM(MRT_S_EV_DENIED, ev_to_denied)				\
+	EM(MRT_S_EV_NONE, ev_none_usable)				\
+	EM(MRT_S_PROBES_OUT, probes_out)				\
+	EM(MRT_S_PROBES_IN, probes_in)					\
+	EMe(MRT_S_PROBE_ACKS_IN, probe_acks_in)
 
 #define EM(a, b)	a,
 #define EMe(a, b)	a,
@@ -271,15 +279,15 @@ struct mrt_tmsg {
 struct mrt_slot {
 	struct sk_buff *skb;		/* the payload; NULL once acknowledged */
 	u32 psn;			/* whose slot it is */
+	u16 ev;				/* the EV (index in its dest's set) it
+					 * last went on
+					 */
 	u64 sent_ns;
 	u32 bytes;			/* nominal */
 	u8 tx_count;			/* transmissions (Karn), up to 255 */
 	u8 rtos;			/* expiries of its timer */
 	u8 cause;			/* MRT_SLOT_RTXQ: enum mrt_rtx_cause */
 	u8 flags;
-	u16 ev;				/* the EV (index in its dest's set) it
-					 * last went on
-					 */
 };
 
 #define MRT_SLOT_INFLIGHT	0x01	/* its bytes are in NSCC's flight */

@@ -43,6 +43,28 @@ static u64 mrt_now(void)
 
 /* Destinations */
 
+/* An EV of d changed state (under d->lock): the netns's counters. */
+static void mrt_ev_note(void *ctx, unsigned int i, u8 from, u8 to, u8 why)
+{
+	struct mrt_dest *d = ctx;
+
+	switch (to) {
+	case MRT_EV_SKIP:
+		mrt_stat(d->mn, MRT_S_EV_SKIP, 1);
+		break;
+	case MRT_EV_ASSUMED_BAD:
+		mrt_stat(d->mn, MRT_S_EV_BAD, 1);
+		break;
+	case MRT_EV_DENIED:
+		mrt_stat(d->mn, MRT_S_EV_DENIED, 1);
+		break;
+	case MRT_EV_GOOD:
+		if (why == MRT_EV_WHY_PROBE)
+			mrt_stat(d->mn, MRT_S_EV_PROBED_GOOD, 1);
+		break;
+	}
+}
+
 static struct mrt_dest *mrt_dest_get(struct mrt_net *mn, const struct mrt_addr *a,
 				     u8 family, gfp_t gfp)
 {
@@ -70,6 +92,10 @@ static struct mrt_dest *mrt_dest_get(struct mrt_net *mn, const struct mrt_addr *
 	ep.base = v[MRT_A_ev_base];
 	ep.count = v[MRT_A_ev_count];
 	ep.policy = v[MRT_A_ev_policy];
+	ep.bad_losses = v[MRT_A_ev_bad_losses];
+	/* probes from one RTO floor on, doubling up to the RTO ceiling */
+	ep.probe_ns = (u64)v[MRT_A_rto_min_us] * NSEC_PER_USEC;
+	ep.probe_max_ns = (u64)v[MRT_A_rto_max_us] * NSEC_PER_USEC;
 	d = kzalloc(sizeof(*d) + mrt_evset_bytes(ep.count), gfp);
 	if (!d)
 		return NULL;
@@ -78,6 +104,8 @@ static struct mrt_dest *mrt_dest_get(struct mrt_net *mn, const struct mrt_addr *
 		kfree(d);
 		return NULL;
 	}
+	d->evs.note = mrt_ev_note;
+	d->evs.ctx = d;
 	refcount_set(&d->ref, 1);
 	d->mn = mn;
 	d->addr = *a;
@@ -615,6 +643,58 @@ static struct sk_buff *mrt_data_build(struct mrt_pdc *pdc, struct sk_buff *paylo
  * more to send than the window lets it waits on its destination, and its
  * last packet asks for an ACK at once (AR).
  */
+static void mrt_ctl_addr(struct sk_buff *skb, struct mrt_pdc *pdc,
+			 const struct mrt_addr *from, const struct mrt_addr *to,
+			 u8 family, u16 ev, u8 dscp);
+
+/* The probes due on pdc's destination (a few per call), each a CTRL
+ * PROBE on its EV that the peer's PDC answers with a PROBE_ACK; the
+ * timer is armed for the next.  Under the socket's lock, the PDC open.
+ */
+static void mrt_pdc_probe(struct mrt_pdc *pdc, u64 now, struct sk_buff_head *out)
+{
+	struct mrt_dest *d = pdc->dest;
+	struct mrt_net *mn = pdc->mn;
+	struct mrt_pkt p = {
+		.type = MRT_TYPE_CTRL,
+		.spdcid = pdc->lid,
+		.dpdcid = pdc->rid,
+	};
+	unsigned int n;
+	u64 next = U64_MAX;
+	int ev;
+
+	if (!pdc->rid || READ_ONCE(d->evs.probe_next) > now)
+		goto arm;
+	for (n = 0; n < 4; n++) {
+		struct sk_buff *skb;
+
+		spin_lock(&d->lock);
+		ev = mrt_ev_probe_due(&d->evs, now, &next);
+		spin_unlock(&d->lock);
+		if (ev < 0)
+			break;
+		skb = mrt_alloc_ctl(MRT_CTRL_HDR_LEN);
+		if (!skb) {
+			mrt_stat(mn, MRT_S_ALLOC_FAIL, 1);
+			break;
+		}
+		p.ev = mrt_ev_port(&d->evs, ev);
+		p.ctrl.ctl_type = MRT_CTRL_PROBE;
+		p.ctrl.opaque = ev;
+		p.ctrl.psn = pdc->tx.nxt;
+		mrt_build(skb_put(skb, MRT_CTRL_HDR_LEN), &p);
+		mrt_ctl_addr(skb, pdc, &pdc->local, &pdc->peer, pdc->family, p.ev,
+			     mrt_attr(mn, MRT_A_data_dscp));
+		__skb_queue_tail(out, skb);
+		mrt_stat(mn, MRT_S_PROBES_OUT, 1);
+	}
+arm:
+	next = READ_ONCE(d->evs.probe_next);
+	if (pdc->rid && next != U64_MAX)
+		mrt_pdc_arm(pdc, max(next, now));
+}
+
 void mrt_pdc_push(struct mrt_pdc *pdc, struct sk_buff_head *out)
 {
 	struct mrt_dest *d = pdc->dest;
@@ -627,6 +707,8 @@ void mrt_pdc_push(struct mrt_pdc *pdc, struct sk_buff_head *out)
 
 	if (pdc->dead || pdc->role != MRT_PDC_TX)
 		return;
+	if (d->evs.usable < d->evs.p.count)
+		mrt_pdc_probe(pdc, now, out);
 	while (budget) {
 		struct mrt_slot *s;
 		bool retx;
@@ -695,13 +777,19 @@ void mrt_pdc_push(struct mrt_pdc *pdc, struct sk_buff_head *out)
 		/* the EV at transmit time; a retransmission on another */
 		ev = mrt_ev_pick(&d->evs, retx ? s->ev : -1);
 		spin_unlock(&d->lock);
-		if (WARN_ON_ONCE(ev < 0))	/* no state leaves an EV unusable yet */
+		if (ev < 0) {
+			/* every EV ASSUMED_BAD or DENIED: wait for a probe
+			 * (the timer is armed for it), or for the retry
+			 * budget to fail the messages
+			 */
+			mrt_stat(mn, MRT_S_EV_NONE, 1);
 			break;
+		}
 
-		skb = mrt_data_build(pdc, skb, psn, retx, mrt_ev_port(&d->evs, ev));
+		pdc->ev = mrt_ev_port(&d->evs, ev);
+		skb = mrt_data_build(pdc, skb, psn, retx, pdc->ev);
 		if (!skb)
 			break;
-		pdc->ev = mrt_ev_port(&d->evs, ev);
 		if (retx) {
 			pdc->rtxq_head++;
 			pdc->rtxq_len--;
@@ -916,6 +1004,7 @@ static void mrt_rcv_nack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 	struct mrt_slot *s;
 	u64 now = mrt_now();
 	u64 newly, rtt = NSCC_NO_RTT;
+	int ev;
 	bool retx;
 
 	trace_mrt_nack(pdc, psn, nk->nack_code, p->flags);
@@ -969,14 +1058,18 @@ static void mrt_rcv_nack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 	spin_lock(&d->lock);
 	if (newly)
 		mrt_cc(pdc, nscc_on_cack(&d->cc, newly));
+	/* the EV of the transmission answered, as the NACK echoes it */
+	ev = mrt_ev_index(&d->evs, p->ev);
 	switch (nk->nack_code) {
 	case MRT_NACK_TRIMMED:
 	case MRT_NACK_TRIMMED_LASTHOP:
-		mrt_ev_trim(&d->evs, s->ev);
+		if (ev >= 0)
+			mrt_ev_trim(&d->evs, ev);
 		mrt_cc(pdc, nscc_on_trim(&d->cc, now, s->bytes, rtt));
 		break;
 	default:
-		mrt_ev_nack(&d->evs, s->ev);
+		if (ev >= 0)
+			mrt_ev_nack(&d->evs, ev);
 		mrt_cc(pdc, nscc_on_nack(&d->cc, now, s->bytes, rtt));
 	}
 	spin_unlock(&d->lock);
@@ -1069,6 +1162,14 @@ static enum hrtimer_restart mrt_pdc_timer(struct hrtimer *t)
 		mrt_rtxq_add(pdc, psn, MRT_RTX_RTO);
 		if (s->rtos < U8_MAX)
 			s->rtos++;
+		/* an RTO makes its EV ASSUMED_BAD, once the peer has
+		 * answered (before, it may be the peer that is not there)
+		 */
+		if (pdc->rid) {
+			spin_lock(&pdc->dest->lock);
+			mrt_ev_rto(&pdc->dest->evs, s->ev, now);
+			spin_unlock(&pdc->dest->lock);
+		}
 		expired++;
 		if (++n == 1024) {	/* bounded: the rest in a moment */
 			next = now;
@@ -1584,6 +1685,71 @@ static void mrt_rcv_answer(struct mrt_net *mn, struct sk_buff *skb,
 		mrt_dest_kick(pdc->dest);
 }
 
+/* A CTRL packet: a probe for one of our receiving PDCs, answered on the
+ * EV it came on; or a probe's answer, for one of our sending PDCs, which
+ * makes that EV GOOD again and lets waiting data go.  Others are counted
+ * (ctrl_in) and dropped.
+ */
+static void mrt_rcv_ctrl(struct mrt_net *mn, struct sk_buff *skb,
+			 const struct mrt_pkt *p, const struct mrt_addr *src,
+			 const struct mrt_addr *dst, u8 family,
+			 struct sk_buff_head *out)
+{
+	bool probe = p->ctrl.ctl_type == MRT_CTRL_PROBE;
+	struct mrt_pdc *pdc;
+	struct mrt_sock *ms;
+	struct mrt_dest *d;
+	int ev;
+
+	kfree_skb(skb);
+	if (!probe && p->ctrl.ctl_type != MRT_CTRL_PROBE_ACK)
+		return;
+	mrt_stat(mn, probe ? MRT_S_PROBES_IN : MRT_S_PROBE_ACKS_IN, 1);
+	pdc = xa_load(&mn->pdcs, p->dpdcid);
+	if (!pdc || pdc->role != (probe ? MRT_PDC_RX : MRT_PDC_TX) ||
+	    pdc->family != family || !mrt_addr_eq(&pdc->peer, src) ||
+	    pdc->rid != p->spdcid) {
+		mrt_stat(mn, MRT_S_UNKNOWN_PDC, 1);
+		return;
+	}
+	ms = pdc->ms;
+	spin_lock(&ms->lock);
+	if (!pdc->linked || pdc->dead)
+		goto unlock;
+	if (probe) {
+		struct mrt_pkt a = {
+			.type = MRT_TYPE_CTRL,
+			.spdcid = pdc->lid,
+			.dpdcid = pdc->rid,
+			.ev = p->ev,
+		};
+
+		a.ctrl.ctl_type = MRT_CTRL_PROBE_ACK;
+		a.ctrl.opaque = p->ctrl.opaque;
+		a.ctrl.psn = p->ctrl.psn;
+		skb = mrt_alloc_ctl(MRT_CTRL_HDR_LEN);
+		if (!skb) {
+			mrt_stat(mn, MRT_S_ALLOC_FAIL, 1);
+			goto unlock;
+		}
+		mrt_build(skb_put(skb, MRT_CTRL_HDR_LEN), &a);
+		mrt_ctl_addr(skb, pdc, dst, src, family, p->ev,
+			     mrt_attr(mn, MRT_A_data_dscp));
+		__skb_queue_tail(out, skb);
+		pdc->last_ns = mrt_now();
+		goto unlock;
+	}
+	d = pdc->dest;
+	spin_lock(&d->lock);
+	ev = mrt_ev_index(&d->evs, p->ev);
+	if (ev >= 0 && ev == p->ctrl.opaque)
+		mrt_ev_probe_ack(&d->evs, ev);
+	spin_unlock(&d->lock);
+	mrt_pdc_push(pdc, out);
+unlock:
+	spin_unlock(&ms->lock);
+}
+
 /* The receive path, from mrt_udp_rcv(): skb->data is the mrt header.
  * Softirq, under RCU.
  */
@@ -1623,7 +1789,7 @@ int mrt_rcv(struct mrt_net *mn, struct sk_buff *skb, const struct mrt_addr *src,
 		break;
 	default:
 		mrt_stat(mn, MRT_S_CTRL_IN, 1);
-		kfree_skb(skb);
+		mrt_rcv_ctrl(mn, skb, &p, src, dst, family, &out);
 	}
 	mrt_xmit_queue(mn, &out);
 	return 0;

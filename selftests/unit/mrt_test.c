@@ -820,19 +820,50 @@ static void t_ev(void)
 	tap_ok(s.ev[2].state == MRT_EV_SKIP && s.ev[2].credit == 1 &&
 	       ev_changes[MRT_EV_GOOD][MRT_EV_SKIP] == 1 && ev_last_why == MRT_EV_WHY_ECN,
 	       "an ECN echo: GOOD -> SKIP with one credit, noted");
+	memset(seen, 0, sizeof(seen));
+	for (n = 0; n < 16; n++)
+		seen[mrt_ev_pick(&s, -1)]++;
+	tap_ok(seen[2] == 0 && s.ev[2].state == MRT_EV_GOOD &&
+	       ev_changes[MRT_EV_SKIP][MRT_EV_GOOD] == 1 && ev_last_why == MRT_EV_WHY_CREDIT,
+	       "one round: passed over once, then GOOD (its credit spent)");
+	for (n = 0; n < 16; n++)
+		seen[mrt_ev_pick(&s, -1)]++;
+	tap_ok(seen[2] == 1, "the next round it carries again");
 	mrt_ev_trim(&s, 2);
-	tap_ok(s.ev[2].credit == 5 && s.ev[2].st.trims == 1 && s.ev[2].st.ecn == 1,
-	       "a trim NACK adds four credits");
+	tap_ok(s.ev[2].state == MRT_EV_SKIP && s.ev[2].credit == 4 && s.ev[2].st.trims == 1 &&
+	       s.ev[2].st.ecn == 1, "a trim NACK: SKIP with four credits");
 	memset(seen, 0, sizeof(seen));
 	for (n = 0; n < 16 * 4; n++)
 		seen[mrt_ev_pick(&s, -1)]++;
-	tap_ok(seen[2] == 0 && s.ev[2].state == MRT_EV_SKIP && s.ev[2].credit == 1,
-	       "four rounds: the SKIP EV carried nothing and spent four credits");
+	tap_ok(seen[2] == 0 && s.ev[2].state == MRT_EV_GOOD,
+	       "four rounds: passed over four times, carrying nothing, then GOOD");
 	for (n = 0; n < 16; n++)
 		seen[mrt_ev_pick(&s, -1)]++;
-	tap_ok(seen[2] == 1 && s.ev[2].state == MRT_EV_GOOD &&
-	       ev_changes[MRT_EV_SKIP][MRT_EV_GOOD] == 1 && ev_last_why == MRT_EV_WHY_CREDIT,
-	       "its last credit spent, it is GOOD and carries again");
+	tap_ok(seen[2] == 1, "then it carries again");
+	for (n = 0; n < 30; n++)
+		mrt_ev_trim(&s, 2);
+	tap_ok(s.ev[2].credit == 16, "the credit stops at skip_max");
+	for (n = 0; n < 16 * 16; n++)
+		mrt_ev_pick(&s, -1);
+	tap_ok(s.ev[2].state == MRT_EV_GOOD, "and drains all the same");
+
+	/* a count that is no power of two, starting anywhere: every pass of
+	 * count picks is a whole permutation
+	 */
+	for (e = 0, ok = 1; e < 2; e++) {
+		struct mrt_ev_params q = { .base = 1000, .count = 7 };
+		struct mrt_evset t;
+		unsigned int c[7] = { 0 };
+
+		if (mrt_evset_init(&t, &q, ev_mem, e ? 0xffffffffU : 0xfffffffaU))
+			abort();
+		for (n = 0; n < 7 * 50; n++)
+			c[mrt_ev_pick(&t, -1)]++;
+		for (i = 0; i < 7; i++)
+			ok &= c[i] == 50;
+	}
+	tap_ok(ok, "7 EVs, seeds near 2^32: 350 picks, 50 on each");
+	ev_init(&s, 16, MRT_EV_RR);
 
 	/* ASSUMED_BAD: an RTO, or three losses in a row */
 	mrt_ev_rto(&s, 4, 100);
@@ -921,16 +952,17 @@ static void t_ev(void)
 	e = mrt_ev_pick(&s, -1);
 	n = mrt_ev_pick(&s, -1);
 	tap_ok(e == 5 && n == 3, "REPS: the EVs of clean answers, oldest first, once each");
-	e = mrt_ev_pick(&s, -1);
-	tap_ok(e >= 0 && e != 6 && s.q_len == 0,
-	       "then the round robin, past the EV that echoed ECN");
+	for (n = 0, ok = 1; n < 8; n++)	/* a pass: each EV visited once */
+		ok &= mrt_ev_pick(&s, -1) != 6;
+	tap_ok(ok && s.q_len == 0 && s.ev[6].state == MRT_EV_GOOD,
+	       "then the round robin: a pass of the others, past the EV that echoed ECN");
 	mrt_ev_ack(&s, 1, false);
 	mrt_ev_rto(&s, 1, 0);
 	e = mrt_ev_pick(&s, -1);
 	tap_ok(e != 1, "a recycled EV that has gone bad since is not reused");
 	for (i = 0, n = 0; i < 8; i++)
 		n += s.ev[i].st.pkts;
-	tap_ok(n == 4, "every pick counted on its EV");
+	tap_ok(n == 11, "every pick counted on its EV");
 }
 
 int main(void)

@@ -114,7 +114,9 @@ enum mrt_nl_pdc_a {
 	MRT_NL_PDC_A_LOCAL_EP,	/* u16: the socket's endpoint */
 	MRT_NL_PDC_A_PEER_ADDR,	/* binary: 16 bytes */
 	MRT_NL_PDC_A_PEER_EP,	/* u16: the peer socket's endpoint */
-	MRT_NL_PDC_A_EV,	/* u16: the entropy value, its UDP source port */
+	MRT_NL_PDC_A_EV,	/* u16: TX: the EV (UDP source port) of its last
+				 * packet; RX: 0
+				 */
 	MRT_NL_PDC_A_RANGE,	/* u32: its PSN window, in packets */
 	MRT_NL_PDC_A_IDLE_MS,	/* u32: since its last packet in or out */
 	MRT_NL_PDC_A_UNA_PSN,	/* u32: TX: the oldest PSN not acknowledged */
