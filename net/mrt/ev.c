@@ -106,8 +106,21 @@ int mrt_ev_pick(struct mrt_evset *s, int avoid)
 	unsigned int n, i;
 	int skip = -1;
 
-	if (!s->usable)
-		return -1;
+	if (!s->usable) {
+		/* Every EV ASSUMED_BAD (or DENIED): the destination is down
+		 * or unreachable.  Data goes on the most overdue bad EV, so
+		 * that it is its probe, its timer keeps running and the
+		 * retry budget can fail it; only DENIED EVs never carry.
+		 */
+		for (i = 0; i < s->p.count; i++)
+			if (s->ev[i].state == MRT_EV_ASSUMED_BAD &&
+			    (skip < 0 || s->ev[i].probe_at < s->ev[skip].probe_at))
+				skip = i;
+		if (skip < 0)
+			return -1;
+		i = skip;
+		goto out;
+	}
 	if (s->usable == 1)
 		avoid = -1;
 	if (s->p.policy == MRT_EV_REPS) {

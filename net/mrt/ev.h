@@ -146,8 +146,11 @@ static inline int mrt_ev_index(const struct mrt_evset *s, u16 port)
 
 /* The EV for the next packet: not avoid (an index, or -1 for none) while
  * another is usable; GOOD first, else the SKIP one with the least credit
- * (congestion alone never stops a destination).  -1 if none is usable
- * (every EV ASSUMED_BAD or DENIED).  Counts the packet on it.
+ * (congestion alone never stops a destination).  With none usable, the
+ * ASSUMED_BAD one whose probe is the most overdue (the packet is its
+ * probe, and its timer runs on: a destination that is down fails by the
+ * retry budget, not by waiting); -1 only if every EV is DENIED.  Counts
+ * the packet on it.
  */
 int mrt_ev_pick(struct mrt_evset *s, int avoid);
 

@@ -778,10 +778,7 @@ void mrt_pdc_push(struct mrt_pdc *pdc, struct sk_buff_head *out)
 		ev = mrt_ev_pick(&d->evs, retx ? s->ev : -1);
 		spin_unlock(&d->lock);
 		if (ev < 0) {
-			/* every EV ASSUMED_BAD or DENIED: wait for a probe
-			 * (the timer is armed for it), or for the retry
-			 * budget to fail the messages
-			 */
+			/* every EV DENIED: the data waits for an allow */
 			mrt_stat(mn, MRT_S_EV_NONE, 1);
 			break;
 		}
@@ -1708,7 +1705,7 @@ static void mrt_rcv_ctrl(struct mrt_net *mn, struct sk_buff *skb,
 	pdc = xa_load(&mn->pdcs, p->dpdcid);
 	if (!pdc || pdc->role != (probe ? MRT_PDC_RX : MRT_PDC_TX) ||
 	    pdc->family != family || !mrt_addr_eq(&pdc->peer, src) ||
-	    pdc->rid != p->spdcid) {
+	    !pdc->rid || pdc->rid != p->spdcid) {
 		mrt_stat(mn, MRT_S_UNKNOWN_PDC, 1);
 		return;
 	}
@@ -1746,6 +1743,12 @@ static void mrt_rcv_ctrl(struct mrt_net *mn, struct sk_buff *skb,
 		mrt_ev_probe_ack(&d->evs, ev);
 	spin_unlock(&d->lock);
 	mrt_pdc_push(pdc, out);
+	spin_unlock(&ms->lock);
+	/* the EV is there for the destination's other PDCs too */
+	mrt_xmit_queue(mn, out);
+	if (!list_empty_careful(&d->waiters))
+		mrt_dest_kick(d);
+	return;
 unlock:
 	spin_unlock(&ms->lock);
 }

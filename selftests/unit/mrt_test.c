@@ -935,8 +935,12 @@ static void t_ev(void)
 	mrt_ev_loss(&s, 2, 0);
 	mrt_ev_loss(&s, 2, 0);
 	mrt_ev_loss(&s, 2, 0);
-	tap_ok(s.usable == 0 && mrt_ev_pick(&s, -1) == -1,
-	       "every EV ASSUMED_BAD or DENIED: none to pick");
+	s.ev[2].probe_at = 500;
+	tap_ok(s.usable == 0 && mrt_ev_pick(&s, -1) == 2 && s.ev[2].state == MRT_EV_ASSUMED_BAD,
+	       "every EV ASSUMED_BAD or DENIED: the most overdue bad one carries, as its probe");
+	mrt_ev_deny(&s, 0);
+	mrt_ev_deny(&s, 2);
+	tap_ok(mrt_ev_pick(&s, -1) == -1, "every EV DENIED: none to pick");
 	ev_init(&s, 3, MRT_EV_RR);
 	mrt_ev_trim(&s, 0);
 	mrt_ev_trim(&s, 1);

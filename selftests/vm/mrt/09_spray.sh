@@ -11,12 +11,7 @@
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/mrt_lib.bash"
 
-mrt_setup || exit 1
-multipath_topo 4 || exit 1
-for i in 1 2 3 4; do
-	mp_port "$i" limit 4mb || exit 1
-done
-mrt_tune "$S" "$D" ev_count=256 || exit 1
+mrt_paths ev_count=256 || exit 1
 
 pkts() { local w="W$1"; fabric_stat "${!w}" wd packets; }
 

@@ -24,6 +24,19 @@ mrt_jumbo_pair() {
 	mrt_tune "$A" "$B" mss=8900
 }
 
+# mrt_paths [name=value...]: multipath_topo's four paths, each switch port
+# a sch_fabric with a 4 MB buffer and no rate limit, S and D tuned for the
+# VM (mrt_tune) with the arguments on top.
+mrt_paths() {
+	local i
+	mrt_setup || return 1
+	multipath_topo 4 || return 1
+	for i in 1 2 3 4; do
+		mp_port "$i" limit 4mb || return 1
+	done
+	mrt_tune "$S" "$D" "$@"
+}
+
 # mrt_tune NS... [name=value...]: net.mrt.* in each NS.  The VM's paths
 # have no ECN and no known speed: a 1 Gbit/s rate, a base RTT learnt from
 # the samples, and a retransmission floor of 20 ms, well above the VM's

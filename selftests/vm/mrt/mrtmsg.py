@@ -17,6 +17,7 @@ large messages both occur and a run's bytes stay moderate.  Each prints one JSON
 import argparse
 import hashlib
 import json
+import os
 import random
 import select
 import socket
@@ -180,7 +181,20 @@ def client(a):
         s.setsockopt(SOL_MRT, MRT_CONFIRM, 1)
     report = {'sent': 0, 'big': 0, 'bytes': 0, 'errors': [], 'confirmed': 0,
               'confirmed_cookies': [], 'errq_bad': 0, 'send_errors': {}}
+    pauses = [int(x) for x in a.pause_at.split(',')] if a.pause_at else []
     for seq, size in enumerate(sizes(a.count, a.max_size, a.seed)):
+        if seq in pauses:
+            # every message before confirmed, then wait for the test's go
+            deadline = time.monotonic() + a.wait
+            while (report['confirmed'] + len(report['errors']) < report['sent'] and
+                   time.monotonic() < deadline):
+                select.select([s], [], [], 0.2)
+                drain_errq(s, report)
+            open(os.path.join(a.pause_dir, f'paused.{seq}'), 'w').close()
+            while (not os.path.exists(os.path.join(a.pause_dir, f'go.{seq}')) and
+                   time.monotonic() < deadline):
+                select.select([s], [], [], 0.1)
+                drain_errq(s, report)
         data = message(seq, size)
         anc = [(SOL_MRT, MRT_COOKIE, struct.pack('=Q', a.cookie_base + seq))]
         while True:
@@ -240,6 +254,10 @@ def main():
     p.add_argument('--stall-report', help='server: JSON of the stall to this file')
     p.add_argument('--dontwait', action='store_true', help='client: MSG_DONTWAIT, poll on EAGAIN')
     p.add_argument('--interval', type=float, default=0, help='client: seconds between messages')
+    p.add_argument('--pause-at', default='', help='client: message numbers (a,b,...) before '
+                   'which to wait, once all before are confirmed, for PAUSE_DIR/go.N '
+                   '(PAUSE_DIR/paused.N says it waits)')
+    p.add_argument('--pause-dir', default='/tmp')
     a = p.parse_args()
     (server if a.mode == 'server' else client)(a)
 
