@@ -148,6 +148,8 @@ static int __net_init mrt_net_init(struct net *net)
 	mn->fn = fabric_net(&mrt_fabric, net);
 	mutex_init(&mn->tun_lock);
 	spin_lock_init(&mn->lock);
+	INIT_HLIST_HEAD(&mn->solo);
+	INIT_LIST_HEAD(&mn->deny);
 	xa_init(&mn->pdcs);
 	INIT_DELAYED_WORK(&mn->gc, mrt_gc_work);
 	INIT_WORK(&mn->tun_work, mrt_tunnel_put_work);
@@ -178,6 +180,7 @@ static void __net_exit mrt_net_exit(struct net *net)
 	cancel_delayed_work_sync(&mn->gc);
 	WARN_ON_ONCE(!xa_empty(&mn->pdcs));
 	xa_destroy(&mn->pdcs);
+	mrt_deny_flush(mn);
 	remove_proc_subtree("mrt", net->proc_net);
 }
 

@@ -169,9 +169,12 @@ struct mrt_net {
 	__be16 port;			/* the tunnels' port */
 	atomic_t tun_puts;		/* closed sockets' puts, for tun_work */
 	struct work_struct tun_work;
-	spinlock_t lock;		/* eps, dests */
+	spinlock_t lock;		/* eps, dests, solo, deny */
 	struct hlist_head eps[1 << MRT_EP_HASH_BITS];
 	struct hlist_head dests[1 << MRT_DEST_HASH_BITS];
+	struct hlist_head solo;		/* destinations not grouped */
+	struct list_head deny;		/* struct mrt_deny, the admin's rules */
+	unsigned int ndeny;
 	struct xarray pdcs;		/* local PDC id -> struct mrt_pdc */
 	atomic_t npdcs;
 	struct delayed_work gc;		/* idle PDCs */
@@ -179,6 +182,18 @@ struct mrt_net {
 };
 
 struct mrt_net *mrt_net(const struct net *net);
+
+/* An administrator's deny rule: EVs lo..hi of destination addr are DENIED
+ * (MRT_NL_CMD_EV_SET), in every destination at addr, now or later.
+ */
+struct mrt_deny {
+	struct list_head node;		/* mrt_net.deny */
+	struct mrt_addr addr;
+	u16 lo;
+	u16 hi;
+};
+
+#define MRT_DENY_MAX	256U
 
 /* The mrt_net.dests bucket of address a. */
 static inline u32 mrt_dest_hash(const struct mrt_addr *a)
@@ -249,7 +264,7 @@ struct mrt6_sock {
 };
 
 struct mrt_dest {
-	struct hlist_node node;		/* mrt_net.dests, if grouped */
+	struct hlist_node node;		/* mrt_net.dests if grouped, else .solo */
 	refcount_t ref;
 	struct mrt_net *mn;
 	struct mrt_addr addr;
@@ -490,6 +505,14 @@ int mrt_proc_init(struct net *net, struct proc_dir_entry *dir);
 /* netlink.c */
 int mrt_genl_init(void);
 void mrt_genl_exit(void);
+/* Under mn->lock: the deny rules on a new destination, before it is
+ * published (no notes).
+ */
+void mrt_deny_apply(struct mrt_net *mn, struct mrt_dest *d);
+void mrt_deny_flush(struct mrt_net *mn);
+/* An EV state change of d (under d->lock): the "events" group hears it. */
+void mrt_nl_ev_notify(struct mrt_dest *d, unsigned int i, u8 from, u8 to,
+		      u8 why);
 
 /* sock.c */
 int mrt_sock_register(void);

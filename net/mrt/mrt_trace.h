@@ -22,6 +22,8 @@
 NSCC_ROUTINES
 MRT_RTX_CAUSES
 MRT_PDC_STATES
+MRT_EV_STATES
+MRT_EV_CAUSES
 #undef EM
 #undef EMe
 #define EM(a, b)	{ a, #b },
@@ -29,6 +31,8 @@ MRT_PDC_STATES
 #define mrt_show_routine(r)	__print_symbolic(r, NSCC_ROUTINES)
 #define mrt_show_cause(r)	__print_symbolic(r, MRT_RTX_CAUSES)
 #define mrt_show_state(r)	__print_symbolic(r, MRT_PDC_STATES)
+#define mrt_show_ev_state(r)	__print_symbolic(r, MRT_EV_STATES)
+#define mrt_show_ev_why(r)	__print_symbolic(r, MRT_EV_CAUSES)
 
 TRACE_EVENT(mrt_tx,
 	    TP_PROTO(const struct mrt_pdc *pdc, u32 psn, u32 len, u8 flags),
@@ -185,6 +189,33 @@ TRACE_EVENT(mrt_pdc_state,
 		      __entry->role == MRT_PDC_TX ? "tx" : "rx",
 		      mrt_show_state(__entry->state), __entry->peer,
 		      __entry->peer_ep, __entry->err)
+);
+
+/* An EV of a destination changed state (ev: its UDP source port; usable:
+ * the destination's EVs GOOD or SKIP after it).
+ */
+TRACE_EVENT(mrt_ev_state,
+	    TP_PROTO(const struct mrt_dest *d, unsigned int i, u8 from, u8 to,
+		     u8 why),
+	    TP_ARGS(d, i, from, to, why),
+	    TP_STRUCT__entry(__array(u8, dest, 16)
+			     __field(u16, ev)
+			     __field(u16, usable)
+			     __field(u16, count)
+			     __field(u8, from)
+			     __field(u8, to)
+			     __field(u8, why)),
+	    TP_fast_assign(memcpy(__entry->dest, &d->addr.a, 16);
+			   __entry->ev = mrt_ev_port(&d->evs, i);
+			   __entry->usable = d->evs.usable;
+			   __entry->count = d->evs.p.count;
+			   __entry->from = from;
+			   __entry->to = to;
+			   __entry->why = why),
+	    TP_printk("dest=%pI6c ev=%u %s -> %s why=%s usable=%u/%u",
+		      __entry->dest, __entry->ev, mrt_show_ev_state(__entry->from),
+		      mrt_show_ev_state(__entry->to), mrt_show_ev_why(__entry->why),
+		      __entry->usable, __entry->count)
 );
 
 /* nscc:nscc_update's fields, for the destination of a PDC. */

@@ -7,13 +7,25 @@
  *
  *   DEST_GET  do: one destination, by address; dump: all of them
  *   PDC_GET   do: one PDC, by local id; dump: all of them, by id
+ *   EV_GET    dump: every EV of one destination, or of all of them
+ *   EV_SET    do (CAP_NET_ADMIN): deny or allow EVs of a destination
+ *   EV_NTF    to the "events" group: an EV changed state
+ *   DENY_GET  dump: the namespace's deny rules
  *
  * The attributes and counters of the transport are in the "fabric"
  * family (module "mrt"), which fabric.ko keeps for every module; object
  * state is the transport's own, so mrt.ko owns this family and it lives
  * as long as the module.  Reads need no privilege, as the /proc files
- * do.  The policies are strict (6.1 has no split ops: one policy per
- * command).
+ * do; EV_SET needs CAP_NET_ADMIN in the namespace's user namespace.  The
+ * policies are strict (6.1 has no split ops: one policy per command).
+ *
+ * Denies are rules of the namespace (address, port range), kept apart
+ * from the destinations: a destination lives only while it has PDCs or
+ * sockets that report it, and a rule holds for every destination made at
+ * its address later too.  The rules of one address are kept disjoint and
+ * merged, so that an allow splits at most one.  Rules and the walk that
+ * applies them are under mrt_net.lock, which a new destination takes to
+ * read them and to be published, so none is missed.
  *
  * A dump walks under RCU and takes each object's lock (the socket's for a
  * PDC, then its destination's; a destination's own) only to copy it out,
@@ -30,12 +42,44 @@
 
 static struct genl_family mrt_genl_family;
 
+enum mrt_mcgrp {
+	MRT_MCGRP_EVENTS,
+};
+
+static const struct genl_multicast_group mrt_mcgrps[] = {
+	[MRT_MCGRP_EVENTS] = { .name = MRT_GENL_MCGRP_EVENTS },
+};
+
 static const struct nla_policy mrt_nl_dest_policy[MRT_NL_DEST_A_MAX + 1] = {
 	[MRT_NL_DEST_A_ADDR] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
 };
 
 static const struct nla_policy mrt_nl_pdc_policy[MRT_NL_PDC_A_MAX + 1] = {
 	[MRT_NL_PDC_A_LID] = NLA_POLICY_MIN(NLA_U16, 1),
+};
+
+/* EV_GET's filter: a destination */
+static const struct nla_policy mrt_nl_ev_get_nest[MRT_NL_EV_A_MAX + 1] = {
+	[MRT_NL_EV_A_ADDR] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+};
+
+static const struct nla_policy mrt_nl_ev_set_nest[MRT_NL_EV_A_MAX + 1] = {
+	[MRT_NL_EV_A_ADDR] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+	[MRT_NL_EV_A_PORT] = { .type = NLA_U16 },
+	[MRT_NL_EV_A_PORT_LAST] = { .type = NLA_U16 },
+	[MRT_NL_EV_A_STATE] = NLA_POLICY_MAX(NLA_U8, MRT_NL_EV_STATE_DENIED),
+};
+
+static const struct nla_policy mrt_nl_ev_get_policy[MRT_NL_A_MAX + 1] = {
+	[MRT_NL_A_EV] = NLA_POLICY_NESTED(mrt_nl_ev_get_nest),
+};
+
+static const struct nla_policy mrt_nl_ev_set_policy[MRT_NL_A_MAX + 1] = {
+	[MRT_NL_A_EV] = NLA_POLICY_NESTED(mrt_nl_ev_set_nest),
+};
+
+/* DENY_GET takes nothing */
+static const struct nla_policy mrt_nl_deny_get_policy[MRT_NL_A_MAX + 1] = {
 };
 
 static const struct nla_policy mrt_nl_dest_get_policy[MRT_NL_A_MAX + 1] = {
@@ -86,6 +130,8 @@ static int mrt_nl_fill_dest(struct sk_buff *skb, struct mrt_dest *d,
 	void *hdr;
 	int err;
 
+	BUILD_BUG_ON(MRT_EV_COUNT_MAX > U16_MAX);
+
 	hdr = mrt_nl_head(skb, d->mn, MRT_NL_CMD_DEST_GET, portid, seq, flags);
 	if (!hdr)
 		return -EMSGSIZE;
@@ -106,7 +152,9 @@ static int mrt_nl_fill_dest(struct sk_buff *skb, struct mrt_dest *d,
 	      nla_put_u32(skb, MRT_NL_DEST_A_RCV_CWND_PEN, d->pen) ||
 	      DEST_U64(QA_COUNT, d->cc.st.qa_count) ||
 	      DEST_U64(FI_COUNT, d->cc.st.fi_count) ||
-	      nla_put_u32(skb, MRT_NL_DEST_A_WAITING, waiting);
+	      nla_put_u32(skb, MRT_NL_DEST_A_WAITING, waiting) ||
+	      nla_put_u16(skb, MRT_NL_DEST_A_EV_COUNT, d->evs.p.count) ||
+	      nla_put_u16(skb, MRT_NL_DEST_A_EV_USABLE, d->evs.usable);
 	spin_unlock_bh(&d->lock);
 	if (err)
 		goto cancel;
@@ -403,6 +451,465 @@ static int mrt_nl_pdc_get_dumpit(struct sk_buff *skb,
 	return skb->len;
 }
 
+/* EVs */
+
+#define EV_U64(type, v) \
+	mrt_nl_put_u64(skb, MRT_NL_EV_A_##type, (v), MRT_NL_EV_A_PAD)
+
+/* EV i of d's message: e and usable, its state and d's usable count
+ * copied under d->lock.
+ */
+static int mrt_nl_fill_ev(struct sk_buff *skb, struct mrt_dest *d,
+			  unsigned int i, const struct mrt_ev *ev, u16 usable,
+			  u8 cmd, u32 portid, u32 seq, int flags, u8 from,
+			  u8 why)
+{
+	u64 now = ktime_get_ns(), wait = 0;
+	const struct mrt_ev e = *ev;
+	struct nlattr *nest;
+	void *hdr;
+
+	/* the uapi values are the internal ones */
+	BUILD_BUG_ON((int)MRT_NL_EV_STATE_GOOD != (int)MRT_EV_GOOD ||
+		     (int)MRT_NL_EV_STATE_SKIP != (int)MRT_EV_SKIP ||
+		     (int)MRT_NL_EV_STATE_ASSUMED_BAD != (int)MRT_EV_ASSUMED_BAD ||
+		     (int)MRT_NL_EV_STATE_DENIED != (int)MRT_EV_DENIED);
+	BUILD_BUG_ON((int)MRT_NL_EV_WHY_ECN != (int)MRT_EV_WHY_ECN ||
+		     (int)MRT_NL_EV_WHY_TRIM != (int)MRT_EV_WHY_TRIM ||
+		     (int)MRT_NL_EV_WHY_CREDIT != (int)MRT_EV_WHY_CREDIT ||
+		     (int)MRT_NL_EV_WHY_LOSSES != (int)MRT_EV_WHY_LOSSES ||
+		     (int)MRT_NL_EV_WHY_RTO != (int)MRT_EV_WHY_RTO ||
+		     (int)MRT_NL_EV_WHY_PROBE != (int)MRT_EV_WHY_PROBE ||
+		     (int)MRT_NL_EV_WHY_DENY != (int)MRT_EV_WHY_DENY ||
+		     (int)MRT_NL_EV_WHY_ALLOW != (int)MRT_EV_WHY_ALLOW);
+
+	if (e.state == MRT_EV_ASSUMED_BAD && e.probe_at > now)
+		wait = div_u64(e.probe_at - now, NSEC_PER_USEC);
+
+	hdr = mrt_nl_head(skb, d->mn, cmd, portid, seq, flags);
+	if (!hdr)
+		return -EMSGSIZE;
+	nest = nla_nest_start(skb, MRT_NL_A_EV);
+	if (!nest ||
+	    mrt_nl_put_addr(skb, MRT_NL_EV_A_ADDR, &d->addr) ||
+	    nla_put_u16(skb, MRT_NL_EV_A_PORT, mrt_ev_port(&d->evs, i)) ||
+	    nla_put_u8(skb, MRT_NL_EV_A_STATE, e.state) ||
+	    nla_put_u16(skb, MRT_NL_EV_A_USABLE, usable) ||
+	    nla_put_u16(skb, MRT_NL_EV_A_COUNT, d->evs.p.count))
+		goto cancel;
+	if (cmd == MRT_NL_CMD_EV_NTF) {
+		if (nla_put_u8(skb, MRT_NL_EV_A_OLD_STATE, from) ||
+		    nla_put_u8(skb, MRT_NL_EV_A_WHY, why))
+			goto cancel;
+	} else if (nla_put_u16(skb, MRT_NL_EV_A_CREDIT, e.credit) ||
+		   nla_put_u8(skb, MRT_NL_EV_A_LOSS_RUN, e.losses) ||
+		   nla_put_u32(skb, MRT_NL_EV_A_PROBE_IN_US,
+			       min_t(u64, wait, U32_MAX)) ||
+		   EV_U64(PKTS, e.st.pkts) ||
+		   EV_U64(ECN, e.st.ecn) ||
+		   EV_U64(TRIMS, e.st.trims) ||
+		   EV_U64(NACKS, e.st.nacks) ||
+		   EV_U64(LOSSES, e.st.losses) ||
+		   EV_U64(RTOS, e.st.rtos) ||
+		   EV_U64(PROBES, e.st.probes) ||
+		   EV_U64(CHANGES, e.st.changes)) {
+		goto cancel;
+	}
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+	return 0;
+
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+#undef EV_U64
+
+void mrt_nl_ev_notify(struct mrt_dest *d, unsigned int i, u8 from, u8 to,
+		      u8 why)
+{
+	struct net *net = d->mn->net;
+	struct sk_buff *skb;
+
+	if (!genl_has_listeners(&mrt_genl_family, net, MRT_MCGRP_EVENTS))
+		return;
+	/* softirq or bh off, under d->lock */
+	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_ATOMIC);
+	if (!skb)
+		return;
+	if (mrt_nl_fill_ev(skb, d, i, &d->evs.ev[i], d->evs.usable,
+			   MRT_NL_CMD_EV_NTF, 0, 0, 0, from, why)) {
+		nlmsg_free(skb);
+		return;
+	}
+	genlmsg_multicast_netns(&mrt_genl_family, net, skb, 0,
+				MRT_MCGRP_EVENTS, GFP_ATOMIC);
+}
+
+/* The EV dump's filter: 1 and *a set, 0 for none, or an error. */
+static int mrt_nl_ev_filter(struct netlink_callback *cb, struct mrt_addr *a)
+{
+	struct nlattr *tb[MRT_NL_EV_A_MAX + 1];
+	const struct nlattr *top = genl_dumpit_info(cb)->attrs[MRT_NL_A_EV];
+	int err;
+
+	if (!top)
+		return 0;
+	err = nla_parse_nested(tb, MRT_NL_EV_A_MAX, top, mrt_nl_ev_get_nest,
+			       cb->extack);
+	if (err)
+		return err;
+	if (!tb[MRT_NL_EV_A_ADDR]) {
+		NL_SET_ERR_MSG_ATTR(cb->extack, top,
+				    "a filter names a destination (MRT_NL_EV_A_ADDR)");
+		return -EINVAL;
+	}
+	a->a = nla_get_in6_addr(tb[MRT_NL_EV_A_ADDR]);
+	return 1;
+}
+
+/* The EVs of d from index cb->args[2] on; 0 when all are in. */
+static int mrt_nl_dump_evs(struct sk_buff *skb, struct netlink_callback *cb,
+			   struct mrt_dest *d)
+{
+	struct mrt_ev e;
+	u16 usable;
+	int err;
+
+	for (; cb->args[2] < d->evs.p.count; cb->args[2]++) {
+		spin_lock_bh(&d->lock);
+		e = d->evs.ev[cb->args[2]];
+		usable = d->evs.usable;
+		spin_unlock_bh(&d->lock);
+		err = mrt_nl_fill_ev(skb, d, cb->args[2], &e, usable,
+				     MRT_NL_CMD_EV_GET,
+				     NETLINK_CB(cb->skb).portid,
+				     cb->nlh->nlmsg_seq, NLM_F_MULTI, 0, 0);
+		if (err)
+			return err;
+	}
+	cb->args[2] = 0;
+	return 0;
+}
+
+/* Resumes at bucket cb->args[0], destination cb->args[1] in it, EV
+ * cb->args[2] of it; with a filter, cb->args[3] is 1 once the destination
+ * was found (it may go between the dump's parts: the dump ends).
+ */
+static int mrt_nl_ev_get_dumpit(struct sk_buff *skb,
+				struct netlink_callback *cb)
+{
+	struct mrt_net *mn = mrt_net(sock_net(skb->sk));
+	unsigned long b, i;
+	struct mrt_dest *d;
+	struct mrt_addr a;
+	int err, filter;
+
+	filter = mrt_nl_ev_filter(cb, &a);
+	if (filter < 0)
+		return filter;
+	rcu_read_lock();
+	if (filter) {
+		err = 0;
+		if (cb->args[3] == 2)
+			goto out;
+		d = mrt_nl_dest_find(mn, &a);
+		if (!d) {
+			rcu_read_unlock();
+			if (cb->args[3])
+				return 0;
+			NL_SET_ERR_MSG(cb->extack,
+				       "no destination with that address (none sent to it, or qp_groups_enabled is 0)");
+			return -ENOENT;
+		}
+		cb->args[3] = 1;
+		err = mrt_nl_dump_evs(skb, cb, d);
+		if (!err)
+			cb->args[3] = 2;
+		goto out;
+	}
+	err = 0;
+	for (b = cb->args[0]; b < ARRAY_SIZE(mn->dests); b++, cb->args[1] = 0) {
+		i = 0;
+		hlist_for_each_entry_rcu(d, &mn->dests[b], node) {
+			if (i++ < cb->args[1])
+				continue;
+			err = mrt_nl_dump_evs(skb, cb, d);
+			if (err) {
+				cb->args[1] = i - 1;
+				goto stop;
+			}
+		}
+	}
+stop:
+	cb->args[0] = b;
+out:
+	rcu_read_unlock();
+	if (err && !skb->len)
+		return err;
+	return skb->len;
+}
+
+/* Under mn->lock: the rules of a that overlap lo..hi, or touch it (adj). */
+static bool mrt_deny_meets(const struct mrt_deny *r, const struct mrt_addr *a,
+			   int lo, int hi, int adj)
+{
+	return mrt_addr_eq(&r->addr, a) && r->lo <= hi + adj && r->hi + adj >= lo;
+}
+
+void mrt_deny_apply(struct mrt_net *mn, struct mrt_dest *d)
+{
+	unsigned int base = d->evs.p.base, last = base + d->evs.p.count - 1;
+	struct mrt_deny *r;
+	unsigned int p;
+
+	lockdep_assert_held(&mn->lock);
+	list_for_each_entry(r, &mn->deny, node) {
+		if (!mrt_deny_meets(r, &d->addr, base, last, 0))
+			continue;
+		for (p = max_t(unsigned int, r->lo, base);
+		     p <= min_t(unsigned int, r->hi, last); p++)
+			mrt_ev_deny(&d->evs, p - base);
+	}
+}
+
+void mrt_deny_flush(struct mrt_net *mn)
+{
+	struct mrt_deny *r, *t;
+
+	list_for_each_entry_safe(r, t, &mn->deny, node)
+		kfree(r);
+	INIT_LIST_HEAD(&mn->deny);
+	mn->ndeny = 0;
+}
+
+/* Under mn->lock: a deny of lo..hi at a, merged with the rules it meets
+ * or touches (n: a new rule, used unless one of them takes it).
+ */
+static int mrt_deny_add(struct mrt_net *mn, const struct mrt_addr *a,
+			u16 lo, u16 hi, struct mrt_deny **n)
+{
+	struct mrt_deny *r, *t, *keep = NULL;
+	int nlo = lo, nhi = hi;
+
+	list_for_each_entry(r, &mn->deny, node)
+		if (mrt_deny_meets(r, a, lo, hi, 1)) {
+			nlo = min_t(int, nlo, r->lo);
+			nhi = max_t(int, nhi, r->hi);
+		}
+	list_for_each_entry_safe(r, t, &mn->deny, node) {
+		if (!mrt_deny_meets(r, a, nlo, nhi, 0))
+			continue;
+		if (!keep) {
+			keep = r;
+			continue;
+		}
+		list_del(&r->node);
+		mn->ndeny--;
+		kfree(r);
+	}
+	if (!keep) {
+		if (mn->ndeny >= MRT_DENY_MAX)
+			return -ENOSPC;
+		keep = *n;
+		*n = NULL;
+		keep->addr = *a;
+		list_add_tail(&keep->node, &mn->deny);
+		mn->ndeny++;
+	}
+	keep->lo = nlo;
+	keep->hi = nhi;
+	return 0;
+}
+
+/* Under mn->lock: lo..hi at a lifted from the rules; at most one rule is
+ * split (those of an address are disjoint), taking n.
+ */
+static int mrt_deny_lift(struct mrt_net *mn, const struct mrt_addr *a,
+			 u16 lo, u16 hi, struct mrt_deny **n)
+{
+	struct mrt_deny *r, *t;
+
+	list_for_each_entry_safe(r, t, &mn->deny, node) {
+		if (!mrt_deny_meets(r, a, lo, hi, 0))
+			continue;
+		if (r->lo >= lo && r->hi <= hi) {
+			list_del(&r->node);
+			mn->ndeny--;
+			kfree(r);
+		} else if (r->lo < lo && r->hi > hi) {
+			if (mn->ndeny >= MRT_DENY_MAX)
+				return -ENOSPC;
+			(*n)->addr = *a;
+			(*n)->lo = hi + 1;
+			(*n)->hi = r->hi;
+			list_add_tail(&(*n)->node, &mn->deny);
+			*n = NULL;
+			mn->ndeny++;
+			r->hi = lo - 1;
+		} else if (r->lo < lo) {
+			r->hi = lo - 1;
+		} else {
+			r->lo = hi + 1;
+		}
+	}
+	return 0;
+}
+
+/* Under mn->lock: the EVs lo..hi of destinations at a, in list h. */
+static void mrt_deny_walk(struct hlist_head *h, const struct mrt_addr *a,
+			  u16 lo, u16 hi, bool deny)
+{
+	unsigned int base, p, last;
+	struct mrt_dest *d;
+
+	hlist_for_each_entry(d, h, node) {
+		if (!mrt_addr_eq(&d->addr, a))
+			continue;
+		base = d->evs.p.base;
+		last = min_t(unsigned int, hi, base + d->evs.p.count - 1);
+		spin_lock(&d->lock);
+		for (p = max_t(unsigned int, lo, base); p <= last; p++) {
+			if (deny)
+				mrt_ev_deny(&d->evs, p - base);
+			else
+				mrt_ev_allow(&d->evs, p - base);
+		}
+		spin_unlock(&d->lock);
+	}
+}
+
+/* After an allow: the destinations at a whose data waited may send. */
+static void mrt_deny_kick(struct hlist_head *h, const struct mrt_addr *a)
+{
+	struct mrt_dest *d;
+
+	rcu_read_lock();
+	hlist_for_each_entry_rcu(d, h, node) {
+		if (!mrt_addr_eq(&d->addr, a) || !refcount_inc_not_zero(&d->ref))
+			continue;
+		if (!list_empty_careful(&d->waiters))
+			mrt_dest_kick(d);
+		mrt_dest_put(d);
+	}
+	rcu_read_unlock();
+}
+
+static int mrt_nl_ev_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrt_net *mn = mrt_net(genl_info_net(info));
+	struct nlattr *tb[MRT_NL_EV_A_MAX + 1];
+	struct nlattr *top = info->attrs[MRT_NL_A_EV];
+	struct mrt_deny *n;
+	struct hlist_head *h;
+	struct mrt_addr a;
+	bool deny;
+	u16 lo, hi;
+	int err;
+
+	err = mrt_nl_do_parse(info, MRT_NL_A_EV, MRT_NL_EV_A_MAX,
+			      mrt_nl_ev_set_nest, MRT_NL_EV_A_ADDR, tb,
+			      "no EV given (MRT_NL_A_EV with an address, a port and a state)",
+			      "no destination address given (MRT_NL_EV_A_ADDR)");
+	if (err)
+		return err;
+	top = info->attrs[MRT_NL_A_EV];
+	if (NL_REQ_ATTR_CHECK(info->extack, top, tb, MRT_NL_EV_A_PORT)) {
+		GENL_SET_ERR_MSG(info, "no EV given (MRT_NL_EV_A_PORT)");
+		return -EINVAL;
+	}
+	if (NL_REQ_ATTR_CHECK(info->extack, top, tb, MRT_NL_EV_A_STATE)) {
+		GENL_SET_ERR_MSG(info,
+				 "no state given (MRT_NL_EV_A_STATE: denied or good)");
+		return -EINVAL;
+	}
+	a.a = nla_get_in6_addr(tb[MRT_NL_EV_A_ADDR]);
+	lo = nla_get_u16(tb[MRT_NL_EV_A_PORT]);
+	hi = tb[MRT_NL_EV_A_PORT_LAST] ?
+	     nla_get_u16(tb[MRT_NL_EV_A_PORT_LAST]) : lo;
+	if (hi < lo) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[MRT_NL_EV_A_PORT_LAST],
+				    "the range's last port is below its first");
+		return -EINVAL;
+	}
+	switch (nla_get_u8(tb[MRT_NL_EV_A_STATE])) {
+	case MRT_NL_EV_STATE_DENIED:
+		deny = true;
+		break;
+	case MRT_NL_EV_STATE_GOOD:
+		deny = false;
+		break;
+	default:
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[MRT_NL_EV_A_STATE],
+				    "only denied (deny) or good (allow) can be set; the other states are the transport's");
+		return -EINVAL;
+	}
+	n = kzalloc(sizeof(*n), GFP_KERNEL);
+	if (!n)
+		return -ENOMEM;
+	h = &mn->dests[mrt_dest_hash(&a)];
+	spin_lock_bh(&mn->lock);
+	err = deny ? mrt_deny_add(mn, &a, lo, hi, &n) :
+		     mrt_deny_lift(mn, &a, lo, hi, &n);
+	if (!err) {
+		mrt_deny_walk(h, &a, lo, hi, deny);
+		mrt_deny_walk(&mn->solo, &a, lo, hi, deny);
+	}
+	spin_unlock_bh(&mn->lock);
+	kfree(n);
+	if (err) {
+		GENL_SET_ERR_MSG(info,
+				 "too many deny rules in this namespace (256); allow some first");
+		return err;
+	}
+	if (!deny) {
+		mrt_deny_kick(h, &a);
+		mrt_deny_kick(&mn->solo, &a);
+	}
+	return 0;
+}
+
+/* Resumes at rule cb->args[0] (rules are few: the list is walked). */
+static int mrt_nl_deny_get_dumpit(struct sk_buff *skb,
+				  struct netlink_callback *cb)
+{
+	struct mrt_net *mn = mrt_net(sock_net(skb->sk));
+	unsigned long i = 0;
+	struct nlattr *nest;
+	struct mrt_deny *r;
+	void *hdr;
+	int err = 0;
+
+	spin_lock_bh(&mn->lock);
+	list_for_each_entry(r, &mn->deny, node) {
+		if (i++ < cb->args[0])
+			continue;
+		err = -EMSGSIZE;
+		hdr = mrt_nl_head(skb, mn, MRT_NL_CMD_DENY_GET,
+				  NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, NLM_F_MULTI);
+		if (!hdr)
+			break;
+		nest = nla_nest_start(skb, MRT_NL_A_EV);
+		if (!nest ||
+		    mrt_nl_put_addr(skb, MRT_NL_EV_A_ADDR, &r->addr) ||
+		    nla_put_u16(skb, MRT_NL_EV_A_PORT, r->lo) ||
+		    nla_put_u16(skb, MRT_NL_EV_A_PORT_LAST, r->hi)) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		nla_nest_end(skb, nest);
+		genlmsg_end(skb, hdr);
+		err = 0;
+		cb->args[0] = i;
+	}
+	spin_unlock_bh(&mn->lock);
+	if (err && !skb->len)
+		return err;
+	return skb->len;
+}
+
 static const struct genl_ops mrt_genl_ops[] = {
 	{
 		.cmd = MRT_NL_CMD_DEST_GET,
@@ -418,6 +925,25 @@ static const struct genl_ops mrt_genl_ops[] = {
 		.policy = mrt_nl_pdc_get_policy,
 		.maxattr = MRT_NL_A_MAX,
 	},
+	{
+		.cmd = MRT_NL_CMD_EV_GET,
+		.dumpit = mrt_nl_ev_get_dumpit,
+		.policy = mrt_nl_ev_get_policy,
+		.maxattr = MRT_NL_A_MAX,
+	},
+	{
+		.cmd = MRT_NL_CMD_EV_SET,
+		.doit = mrt_nl_ev_set_doit,
+		.policy = mrt_nl_ev_set_policy,
+		.maxattr = MRT_NL_A_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = MRT_NL_CMD_DENY_GET,
+		.dumpit = mrt_nl_deny_get_dumpit,
+		.policy = mrt_nl_deny_get_policy,
+		.maxattr = MRT_NL_A_MAX,
+	},
 };
 
 static struct genl_family mrt_genl_family = {
@@ -428,6 +954,8 @@ static struct genl_family mrt_genl_family = {
 	.module = THIS_MODULE,
 	.ops = mrt_genl_ops,
 	.n_ops = ARRAY_SIZE(mrt_genl_ops),
+	.mcgrps = mrt_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(mrt_mcgrps),
 };
 
 int __init mrt_genl_init(void)

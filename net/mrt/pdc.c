@@ -63,6 +63,25 @@ static void mrt_ev_note(void *ctx, unsigned int i, u8 from, u8 to, u8 why)
 			mrt_stat(d->mn, MRT_S_EV_PROBED_GOOD, 1);
 		break;
 	}
+	/* the destination has nothing left to send data on */
+	if (!d->evs.usable && (from == MRT_EV_GOOD || from == MRT_EV_SKIP))
+		mrt_stat(d->mn, MRT_S_EV_NONE, 1);
+	trace_mrt_ev_state(d, i, from, to, why);
+	mrt_nl_ev_notify(d, i, from, to, why);
+}
+
+/* The destination at a in bucket h with a reference, or NULL; under
+ * mn->lock.
+ */
+static struct mrt_dest *mrt_dest_hold(struct hlist_head *h,
+				      const struct mrt_addr *a)
+{
+	struct mrt_dest *d;
+
+	hlist_for_each_entry(d, h, node)
+		if (mrt_addr_eq(&d->addr, a) && refcount_inc_not_zero(&d->ref))
+			return d;
+	return NULL;
 }
 
 static struct mrt_dest *mrt_dest_get(struct mrt_net *mn, const struct mrt_addr *a,
@@ -75,18 +94,14 @@ static struct mrt_dest *mrt_dest_get(struct mrt_net *mn, const struct mrt_addr *
 	};
 	u32 v[MRT_ATTR_COUNT];
 	struct nscc_params p;
-	struct mrt_dest *d;
+	struct mrt_dest *d, *o;
 
 	if (grouped) {
 		spin_lock_bh(&mn->lock);
-		hlist_for_each_entry(d, h, node) {
-			if (mrt_addr_eq(&d->addr, a) &&
-			    refcount_inc_not_zero(&d->ref)) {
-				spin_unlock_bh(&mn->lock);
-				return d;
-			}
-		}
+		d = mrt_dest_hold(h, a);
 		spin_unlock_bh(&mn->lock);
+		if (d)
+			return d;
 	}
 	fabric_net_params(mn->fn, v);
 	ep.base = v[MRT_A_ev_base];
@@ -104,7 +119,6 @@ static struct mrt_dest *mrt_dest_get(struct mrt_net *mn, const struct mrt_addr *
 		kfree(d);
 		return NULL;
 	}
-	d->evs.note = mrt_ev_note;
 	d->evs.ctx = d;
 	refcount_set(&d->ref, 1);
 	d->mn = mn;
@@ -115,23 +129,31 @@ static struct mrt_dest *mrt_dest_get(struct mrt_net *mn, const struct mrt_addr *
 	memcpy(p.v, v + MRT_A_NSCC, sizeof(p.v));
 	d->nominal = mrt_nominal(family, v[MRT_A_mss]);
 	nscc_init(&d->cc, &p, d->nominal, mrt_now());
-	if (grouped) {
-		spin_lock_bh(&mn->lock);
-		hlist_add_head_rcu(&d->node, h);
+	spin_lock_bh(&mn->lock);
+	/* another sender may have made it meanwhile */
+	o = grouped ? mrt_dest_hold(h, a) : NULL;
+	if (o) {
 		spin_unlock_bh(&mn->lock);
+		kfree(d);
+		return o;
 	}
+	/* The rules, as the set is born (no transitions to note); under the
+	 * lock an EV_SET holds, so that no rule is missed.
+	 */
+	mrt_deny_apply(mn, d);
+	d->evs.note = mrt_ev_note;
+	hlist_add_head_rcu(&d->node, grouped ? h : &mn->solo);
+	spin_unlock_bh(&mn->lock);
 	return d;
 }
 
+/* The last put unlinks it under mn->lock, so that a walk under that lock
+ * (EV_SET) never meets a destination whose count reached zero.
+ */
 void mrt_dest_put(struct mrt_dest *d)
 {
 	struct mrt_net *mn = d->mn;
 
-	if (!d->grouped) {
-		if (refcount_dec_and_test(&d->ref))
-			kfree_rcu(d, rcu);
-		return;
-	}
 	spin_lock_bh(&mn->lock);
 	if (refcount_dec_and_test(&d->ref)) {
 		hlist_del_rcu(&d->node);
@@ -776,12 +798,14 @@ void mrt_pdc_push(struct mrt_pdc *pdc, struct sk_buff_head *out)
 		}
 		/* the EV at transmit time; a retransmission on another */
 		ev = mrt_ev_pick(&d->evs, retx ? s->ev : -1);
-		spin_unlock(&d->lock);
-		if (ev < 0) {
-			/* every EV DENIED: the data waits for an allow */
-			mrt_stat(mn, MRT_S_EV_NONE, 1);
-			break;
+		/* every EV DENIED: the data waits for an allow's kick */
+		if (ev < 0 && !pdc->waiting) {
+			list_add_tail(&pdc->wait_node, &d->waiters);
+			pdc->waiting = true;
 		}
+		spin_unlock(&d->lock);
+		if (ev < 0)
+			break;
 
 		pdc->ev = mrt_ev_port(&d->evs, ev);
 		skb = mrt_data_build(pdc, skb, psn, retx, pdc->ev);

@@ -127,6 +127,8 @@ struct nlmsghdr *genl_req(struct nl_sock *s, uint16_t family, uint8_t cmd,
 			  uint8_t version, uint16_t flags);
 int genl_attrs(const struct nlmsghdr *nlh, uint16_t family,
 	       const void **attrs, size_t *len);
+int genl_resolve(struct nl_sock *s, const char *name, const char *group,
+		 struct genl_family *fam);
 int genl_open(struct nl_sock *s, const char *name, const char *group,
 	      struct genl_family *fam, const char *hint);
 int fabric_open(struct nl_sock *s, struct genl_family *fam, bool events);
@@ -134,6 +136,12 @@ int fabric_open(struct nl_sock *s, struct genl_family *fam, bool events);
 /* attr.c: the policies of the fabric family's attributes. */
 extern const enum mnl_attr_data_type fabric_policy[];
 extern const enum mnl_attr_data_type fabric_attr_policy[];
+
+/* mrt.c: the names of enum mrt_nl_ev_state and enum mrt_nl_ev_why. */
+#define MRT_EV_NSTATES	4
+#define MRT_EV_NWHYS	8
+extern const char *const mrt_ev_states[MRT_EV_NSTATES];
+extern const char *const mrt_ev_whys[MRT_EV_NWHYS];
 
 /* The commands; each returns an exit status. */
 int cmd_attr(struct fabctl *fc, int argc, char **argv);

@@ -10,6 +10,9 @@
  *   fabctl [-j] [-p] [-n NETNS] sock show
  *   fabctl [-j] [-p] [-n NETNS] mrt dest show [ADDR]
  *   fabctl [-j] [-p] [-n NETNS] mrt pdc show [LID]
+ *   fabctl [-j] [-p] [-n NETNS] mrt ev show [ADDR]
+ *   fabctl [-n NETNS] mrt ev deny|allow ADDR EV|FIRST-LAST
+ *   fabctl [-j] [-p] [-n NETNS] mrt ev rules
  *
  * Design.  fabctl is a thin client of two netlink interfaces and keeps no
  * knowledge of the modules: names, units, ranges, help and enum names all
@@ -24,7 +27,7 @@
  *    sysctl parser, so enum names and range checks are the kernel's, and
  *    so is the error message (extack) fabctl prints.
  *  - The "mrt" generic netlink family (include/uapi/linux/mrt_nl.h) of
- *    mrt.ko: mrt dest show and mrt pdc show.
+ *    mrt.ko: mrt dest, pdc and ev, and monitor's EV events.
  *  - sock_diag (NETLINK_SOCK_DIAG): sock show dumps TCP sockets and keeps
  *    those whose congestion control is one of the modules', decoding the
  *    module's own INET_DIAG_BBRINFO or INET_DIAG_DCTCPINFO payload.
@@ -66,6 +69,9 @@ static const char usage_text[] =
 	"       fabctl [-j] [-p] [-n NETNS] sock show\n"
 	"       fabctl [-j] [-p] [-n NETNS] mrt dest show [ADDR]\n"
 	"       fabctl [-j] [-p] [-n NETNS] mrt pdc show [LID]\n"
+	"       fabctl [-j] [-p] [-n NETNS] mrt ev show [ADDR]\n"
+	"       fabctl [-n NETNS] mrt ev deny|allow ADDR EV|FIRST-LAST\n"
+	"       fabctl [-j] [-p] [-n NETNS] mrt ev rules\n"
 	"       fabctl -V | -h | help\n";
 
 static void print_help(void)
@@ -75,16 +81,21 @@ static void print_help(void)
 	      "Shows and sets the attributes of the fabric modules (tcp_nscc, tcp_dcqcn,\n"
 	      "tcp_swift, mrt) per network namespace, shows their counters, follows\n"
 	      "attribute changes, shows the TCP sockets that run one of them, and the mrt\n"
-	      "transport's destinations and PDCs.\n"
+	      "transport's destinations, PDCs and EVs (deny and allow EVs too).\n"
 	      "\n"
 	      "Commands:\n"
 	      "  attr show [MODULE [NAME]]   attributes: value, unit, default, range, help\n"
 	      "  attr set MODULE NAME=VALUE  set attributes (all or none); VALUE as for sysctl\n"
 	      "  stats [MODULE]              the modules' counters\n"
-	      "  monitor                     print attribute changes until interrupted\n"
+	      "  monitor                     print attribute changes and mrt EV state\n"
+	      "                              changes until interrupted\n"
 	      "  sock show                   TCP sockets on nscc, swift or dcqcn\n"
 	      "  mrt dest show [ADDR]        mrt destinations: NSCC window, RTTs, penalty\n"
 	      "  mrt pdc show [LID]          mrt PDCs: PSNs, state, RTO, counters\n"
+	      "  mrt ev show [ADDR]          mrt EVs per destination: state, credit, counters\n"
+	      "  mrt ev deny ADDR EV|A-B     deny EVs (UDP source ports) to ADDR until allowed\n"
+	      "  mrt ev allow ADDR EV|A-B    lift a deny\n"
+	      "  mrt ev rules                the namespace's deny rules\n"
 	      "\n"
 	      "Options:\n"
 	      "  -j, --json          JSON output (monitor: one object per line)\n"

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fabctl monitor: joins the family's "events" group and prints each
+ * fabctl monitor: joins the fabric family's "events" group and prints each
  * FABRIC_CMD_ATTR_NTF, "MODULE NAME OLD -> NEW (netns INUM)", or with -j
- * one JSON object per line.  stdout is flushed after each event: a reader
+ * one JSON object per line.  If mrt.ko is loaded, it joins the mrt
+ * family's "events" group too and prints each MRT_NL_CMD_EV_NTF, "mrt ev
+ * DEST PORT OLD -> NEW (WHY) usable N/COUNT (netns INUM)", with ", no
+ * usable EV" when N is 0.  stdout is flushed after each event: a reader
  * on a pipe sees it at once.  SIGINT and SIGTERM end it with status 0;
  * lost events (the socket's buffer overran) are reported on stderr and
  * the monitor goes on.  A malformed notification is reported and skipped.
@@ -16,14 +19,114 @@
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
 #include <linux/fabric.h>
+#include <linux/mrt_nl.h>
 
 #include "fabctl.h"
 
 struct monitor_ctx {
 	struct fabctl *fc;
 	uint16_t family;
+	uint16_t mrt;			/* the mrt family; 0: not followed */
 };
+
+static const enum mnl_attr_data_type mrt_top[MRT_NL_A_MAX + 1] = {
+	[MRT_NL_A_NETNS_INUM]	= MNL_TYPE_U32,
+	[MRT_NL_A_EV]		= MNL_TYPE_NESTED,
+};
+
+static const enum mnl_attr_data_type mrt_ev_ntf[MRT_NL_EV_A_MAX + 1] = {
+	[MRT_NL_EV_A_ADDR]	= MNL_TYPE_BINARY,
+	[MRT_NL_EV_A_PORT]	= MNL_TYPE_U16,
+	[MRT_NL_EV_A_STATE]	= MNL_TYPE_U8,
+	[MRT_NL_EV_A_OLD_STATE]	= MNL_TYPE_U8,
+	[MRT_NL_EV_A_WHY]	= MNL_TYPE_U8,
+	[MRT_NL_EV_A_USABLE]	= MNL_TYPE_U16,
+	[MRT_NL_EV_A_COUNT]	= MNL_TYPE_U16,
+};
+
+static const char *name_of(const char *const *names, size_t n, uint8_t v)
+{
+	return v < n ? names[v] : "?";
+}
+
+/* An MRT_NL_CMD_EV_NTF. */
+static int monitor_mrt(struct monitor_ctx *ctx, const void *attrs, size_t len)
+{
+	const struct nlattr *tb[MRT_NL_A_MAX + 1], *e[MRT_NL_EV_A_MAX + 1];
+	static const uint16_t need[] = {
+		MRT_NL_EV_A_ADDR, MRT_NL_EV_A_PORT, MRT_NL_EV_A_STATE,
+		MRT_NL_EV_A_OLD_STATE, MRT_NL_EV_A_WHY, MRT_NL_EV_A_USABLE,
+		MRT_NL_EV_A_COUNT,
+	};
+	char addr[INET6_ADDRSTRLEN];
+	const struct in6_addr *a;
+	const char *from, *to, *why;
+	unsigned int usable, count;
+	struct json j;
+	size_t i;
+
+	if (nl_parse(attrs, len, mrt_top, MRT_NL_A_MAX, tb, "MRT_NL_CMD_EV_NTF") < 0)
+		return MNL_CB_ERROR;
+	if (!tb[MRT_NL_A_EV])
+		return nl_bad_reply("MRT_NL_CMD_EV_NTF without MRT_NL_A_EV");
+	if (nl_parse_nest(tb[MRT_NL_A_EV], mrt_ev_ntf, MRT_NL_EV_A_MAX, e,
+			  "MRT_NL_A_EV") < 0)
+		return MNL_CB_ERROR;
+	for (i = 0; i < ARRAY_SIZE(need); i++)
+		if (!e[need[i]])
+			return nl_bad_reply("MRT_NL_CMD_EV_NTF without attribute %u",
+					    need[i]);
+	if (mnl_attr_get_payload_len(e[MRT_NL_EV_A_ADDR]) != sizeof(*a))
+		return nl_bad_reply("MRT_NL_EV_A_ADDR of %u bytes",
+				    mnl_attr_get_payload_len(e[MRT_NL_EV_A_ADDR]));
+	a = mnl_attr_get_payload(e[MRT_NL_EV_A_ADDR]);
+	if (IN6_IS_ADDR_V4MAPPED(a))
+		inet_ntop(AF_INET, &a->s6_addr[12], addr, sizeof(addr));
+	else
+		inet_ntop(AF_INET6, a, addr, sizeof(addr));
+	from = name_of(mrt_ev_states, MRT_EV_NSTATES,
+		       mnl_attr_get_u8(e[MRT_NL_EV_A_OLD_STATE]));
+	to = name_of(mrt_ev_states, MRT_EV_NSTATES,
+		     mnl_attr_get_u8(e[MRT_NL_EV_A_STATE]));
+	why = name_of(mrt_ev_whys, MRT_EV_NWHYS,
+		      mnl_attr_get_u8(e[MRT_NL_EV_A_WHY]));
+	usable = mnl_attr_get_u16(e[MRT_NL_EV_A_USABLE]);
+	count = mnl_attr_get_u16(e[MRT_NL_EV_A_COUNT]);
+	if (ctx->fc->json) {
+		json_init(&j, ctx->fc->out, false);
+		json_begin_object(&j);
+		json_kv_string(&j, "module", "mrt");
+		json_kv_string(&j, "event", "ev");
+		json_kv_string(&j, "addr", addr);
+		json_kv_u64(&j, "port", mnl_attr_get_u16(e[MRT_NL_EV_A_PORT]));
+		json_kv_string(&j, "old", from);
+		json_kv_string(&j, "state", to);
+		json_kv_string(&j, "why", why);
+		json_kv_u64(&j, "usable", usable);
+		json_kv_u64(&j, "count", count);
+		if (tb[MRT_NL_A_NETNS_INUM])
+			json_kv_u64(&j, "netns_inum",
+				    mnl_attr_get_u32(tb[MRT_NL_A_NETNS_INUM]));
+		json_end_object(&j);
+	} else {
+		fprintf(ctx->fc->out, "mrt ev %s %u %s -> %s (%s) usable %u/%u",
+			addr, mnl_attr_get_u16(e[MRT_NL_EV_A_PORT]), from, to,
+			why, usable, count);
+		if (!usable)
+			fputs(", no usable EV", ctx->fc->out);
+		if (tb[MRT_NL_A_NETNS_INUM])
+			fprintf(ctx->fc->out, " (netns %u)",
+				mnl_attr_get_u32(tb[MRT_NL_A_NETNS_INUM]));
+		fputc('\n', ctx->fc->out);
+	}
+	if (fflush(ctx->fc->out))
+		return nl_fail(errno, "write");
+	return MNL_CB_OK;
+}
 
 static int monitor_cb(const struct nlmsghdr *nlh, void *data)
 {
@@ -36,6 +139,14 @@ static int monitor_cb(const struct nlmsghdr *nlh, void *data)
 	struct json j;
 	size_t len;
 
+	if (ctx->mrt && nlh->nlmsg_type == ctx->mrt) {
+		if (genl_attrs(nlh, ctx->mrt, &attrs, &len) < 0)
+			return MNL_CB_ERROR;
+		g = mnl_nlmsg_get_payload(nlh);
+		if (g->cmd != MRT_NL_CMD_EV_NTF)
+			return MNL_CB_OK;
+		return monitor_mrt(ctx, attrs, len);
+	}
 	if (genl_attrs(nlh, ctx->family, &attrs, &len) < 0)
 		return MNL_CB_ERROR;
 	g = mnl_nlmsg_get_payload(nlh);
@@ -95,7 +206,7 @@ int cmd_monitor(struct fabctl *fc, int argc, char **argv)
 {
 	struct monitor_ctx ctx = { .fc = fc };
 	struct sigaction sa = { .sa_handler = monitor_stop };
-	struct genl_family fam;
+	struct genl_family fam, mfam;
 	struct nl_sock s;
 	ssize_t n;
 	int grp;
@@ -117,6 +228,19 @@ int cmd_monitor(struct fabctl *fc, int argc, char **argv)
 			FABRIC_GENL_MCGRP_EVENTS, strerror(errno));
 		nl_close(&s);
 		return FABCTL_EXIT_ERROR;
+	}
+	/* mrt's EV events too, if it is loaded (else only the fabric's) */
+	if (!genl_resolve(&s, MRT_GENL_NAME, MRT_GENL_MCGRP_EVENTS, &mfam) &&
+	    mfam.mcgrp) {
+		grp = (int)mfam.mcgrp;
+		if (mnl_socket_setsockopt(s.nl, NETLINK_ADD_MEMBERSHIP, &grp,
+					  sizeof(grp)) < 0) {
+			fprintf(stderr, "fabctl: monitor: joining mrt group \"%s\": %s\n",
+				MRT_GENL_MCGRP_EVENTS, strerror(errno));
+			nl_close(&s);
+			return FABCTL_EXIT_ERROR;
+		}
+		ctx.mrt = mfam.id;
 	}
 	for (;;) {
 		n = mnl_socket_recvfrom(s.nl, s.rx, NL_BUF_SIZE);

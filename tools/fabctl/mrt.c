@@ -3,6 +3,10 @@
  * fabctl mrt dest show [ADDR] and fabctl mrt pdc show [LID]: the mrt
  * transport's destinations and PDCs, from the "mrt" generic netlink family
  * (include/uapi/linux/mrt_nl.h): a dump, or a do for the one named.
+ * fabctl mrt ev show [ADDR]: the EVs of every destination, or of one (a
+ * dump with a filter), as a table per destination followed by the deny
+ * rules for it; fabctl mrt ev deny|allow ADDR EV|FIRST-LAST sets them
+ * (MRT_NL_CMD_EV_SET) and fabctl mrt ev rules lists the namespace's rules.
  *
  * Each object is one line of "key value" pairs, as sock show prints, or
  * one JSON object in an array.  Keys are the attributes' names in
@@ -32,6 +36,17 @@ enum mrt_kind {
 	K_ROLE,
 	K_STATE,
 	K_FAMILY,
+	K_U8,
+	K_EVSTATE,
+};
+
+/* fabctl.h: monitor.c prints them too */
+const char *const mrt_ev_states[MRT_EV_NSTATES] = {
+	"good", "skip", "assumed_bad", "denied",
+};
+
+const char *const mrt_ev_whys[MRT_EV_NWHYS] = {
+	"ecn", "trim", "credit", "losses", "rto", "probe", "deny", "allow",
 };
 
 struct mrt_field {
@@ -53,6 +68,34 @@ static const struct mrt_field dest_fields[] = {
 	{ MRT_NL_DEST_A_QA_COUNT,	"qa_count",		K_U64 },
 	{ MRT_NL_DEST_A_FI_COUNT,	"fi_count",		K_U64 },
 	{ MRT_NL_DEST_A_WAITING,	"waiting",		K_U32 },
+	{ MRT_NL_DEST_A_EV_COUNT,	"ev_count",		K_U16 },
+	{ MRT_NL_DEST_A_EV_USABLE,	"ev_usable",		K_U16 },
+};
+
+static const struct mrt_field ev_fields[] = {
+	{ MRT_NL_EV_A_ADDR,		"addr",			K_ADDR },
+	{ MRT_NL_EV_A_PORT,		"port",			K_U16 },
+	{ MRT_NL_EV_A_STATE,		"state",		K_EVSTATE },
+	{ MRT_NL_EV_A_USABLE,		"usable",		K_U16 },
+	{ MRT_NL_EV_A_COUNT,		"count",		K_U16 },
+	{ MRT_NL_EV_A_CREDIT,		"credit",		K_U16 },
+	{ MRT_NL_EV_A_LOSS_RUN,		"loss_run",		K_U8 },
+	{ MRT_NL_EV_A_PROBE_IN_US,	"probe_in_us",		K_U32 },
+	{ MRT_NL_EV_A_PKTS,		"pkts",			K_U64 },
+	{ MRT_NL_EV_A_ECN,		"ecn",			K_U64 },
+	{ MRT_NL_EV_A_TRIMS,		"trims",		K_U64 },
+	{ MRT_NL_EV_A_NACKS,		"nacks",		K_U64 },
+	{ MRT_NL_EV_A_LOSSES,		"losses",		K_U64 },
+	{ MRT_NL_EV_A_RTOS,		"rtos",			K_U64 },
+	{ MRT_NL_EV_A_PROBES,		"probes",		K_U64 },
+	{ MRT_NL_EV_A_CHANGES,		"changes",		K_U64 },
+};
+
+/* A deny rule: the same nest, three fields. */
+static const struct mrt_field rule_fields[] = {
+	{ MRT_NL_EV_A_ADDR,		"addr",			K_ADDR },
+	{ MRT_NL_EV_A_PORT,		"port",			K_U16 },
+	{ MRT_NL_EV_A_PORT_LAST,	"port_last",		K_U16 },
 };
 
 static const struct mrt_field pdc_fields[] = {
@@ -96,6 +139,7 @@ static const enum mnl_attr_data_type mrt_top_policy[MRT_NL_A_MAX + 1] = {
 	[MRT_NL_A_NETNS_INUM]	= MNL_TYPE_U32,
 	[MRT_NL_A_DEST]		= MNL_TYPE_NESTED,
 	[MRT_NL_A_PDC]		= MNL_TYPE_NESTED,
+	[MRT_NL_A_EV]		= MNL_TYPE_NESTED,
 };
 
 /* One object kind: its command, nest and fields. */
@@ -107,6 +151,7 @@ struct mrt_obj {
 	uint16_t max;			/* of the nest's attributes */
 	const struct mrt_field *fields;
 	size_t nfields;
+	bool table;			/* text: a table (mrt_ev_row) */
 };
 
 static const struct mrt_obj mrt_dest = {
@@ -121,21 +166,48 @@ static const struct mrt_obj mrt_pdc = {
 	.fields = pdc_fields, .nfields = ARRAY_SIZE(pdc_fields),
 };
 
-#define MRT_NEST_MAX	((int)MRT_NL_PDC_A_MAX > (int)MRT_NL_DEST_A_MAX ? \
-			 (int)MRT_NL_PDC_A_MAX : (int)MRT_NL_DEST_A_MAX)
+static const struct mrt_obj mrt_ev = {
+	.name = "ev", .cmd = MRT_NL_CMD_EV_GET, .nest = MRT_NL_A_EV,
+	.key = MRT_NL_EV_A_PORT, .max = MRT_NL_EV_A_MAX,
+	.fields = ev_fields, .nfields = ARRAY_SIZE(ev_fields), .table = true,
+};
+
+static const struct mrt_obj mrt_rule = {
+	.name = "rule", .cmd = MRT_NL_CMD_DENY_GET, .nest = MRT_NL_A_EV,
+	.key = MRT_NL_EV_A_PORT, .max = MRT_NL_EV_A_MAX,
+	.fields = rule_fields, .nfields = ARRAY_SIZE(rule_fields),
+};
+
+/* above every nest's maximum */
+#define MRT_NEST_MAX	63
+_Static_assert(MRT_NEST_MAX >= (int)MRT_NL_PDC_A_MAX &&
+	       MRT_NEST_MAX >= (int)MRT_NL_DEST_A_MAX &&
+	       MRT_NEST_MAX >= (int)MRT_NL_EV_A_MAX, "MRT_NEST_MAX");
+
+/* ev show, text: the destination of the table being printed. */
+struct mrt_ev_table {
+	bool open;
+	struct in6_addr addr;
+	struct in6_addr *addrs;		/* those shown, for their rules */
+	size_t naddrs;
+};
 
 struct mrt_ctx {
 	struct fabctl *fc;
 	struct json j;
 	const struct mrt_obj *obj;
 	uint16_t family;
+	struct mrt_ev_table t;
+	const struct in6_addr *only;	/* rules: of this address only */
+	bool any;			/* rules: one was printed */
 };
 
 static const enum mnl_attr_data_type mnl_type[] = {
 	[K_U16] = MNL_TYPE_U16, [K_U32] = MNL_TYPE_U32,
 	[K_U64] = MNL_TYPE_U64, [K_ADDR] = MNL_TYPE_BINARY,
 	[K_ROLE] = MNL_TYPE_U8, [K_STATE] = MNL_TYPE_U8,
-	[K_FAMILY] = MNL_TYPE_U8,
+	[K_FAMILY] = MNL_TYPE_U8, [K_U8] = MNL_TYPE_U8,
+	[K_EVSTATE] = MNL_TYPE_U8,
 };
 
 /* "198.18.0.2" for an IPv4-mapped address, else IPv6. */
@@ -188,7 +260,77 @@ static void put_field(struct kv_out *o, const struct mrt_field *f,
 		else
 			kv_u64(o, f->key, v8);
 		break;
+	case K_U8:
+		kv_u64(o, f->key, mnl_attr_get_u8(a));
+		break;
+	case K_EVSTATE:
+		v8 = mnl_attr_get_u8(a);
+		if (v8 < ARRAY_SIZE(mrt_ev_states))
+			kv_str(o, f->key, mrt_ev_states[v8]);
+		else
+			kv_u64(o, f->key, v8);
+		break;
 	}
+}
+
+static uint64_t nt_u64(const struct nlattr *a, enum mrt_kind k)
+{
+	if (!a)
+		return 0;
+	switch (k) {
+	case K_U64:
+		return mnl_attr_get_u64(a);
+	case K_U32:
+		return mnl_attr_get_u32(a);
+	case K_U16:
+		return mnl_attr_get_u16(a);
+	default:
+		return mnl_attr_get_u8(a);
+	}
+}
+
+#define EV_HEAD	"%7s %-12s %6s %10s %8s %8s %8s %8s %6s %7s %8s\n"
+#define EV_ROW	"%7u %-12s %6u %10llu %8llu %8llu %8llu %8llu %6llu %7llu %8llu\n"
+
+/* ev show, text: one row, and a heading when the destination changes. */
+static void mrt_ev_row(struct mrt_ctx *ctx, const struct nlattr **nt)
+{
+	const struct in6_addr *a = mnl_attr_get_payload(nt[MRT_NL_EV_A_ADDR]);
+	struct mrt_ev_table *t = &ctx->t;
+	FILE *out = ctx->fc->out;
+	char buf[INET6_ADDRSTRLEN];
+	uint8_t st;
+
+	if (!t->open || memcmp(&t->addr, a, sizeof(*a))) {
+		struct in6_addr *n;
+
+		n = realloc(t->addrs, (t->naddrs + 1) * sizeof(*n));
+		if (n) {
+			t->addrs = n;
+			t->addrs[t->naddrs++] = *a;
+		}
+		fmt_mrt_addr(buf, sizeof(buf), a);
+		fprintf(out, "%sdest %s usable %llu/%llu\n", t->open ? "\n" : "",
+			buf,
+			(unsigned long long)nt_u64(nt[MRT_NL_EV_A_USABLE], K_U16),
+			(unsigned long long)nt_u64(nt[MRT_NL_EV_A_COUNT], K_U16));
+		fprintf(out, EV_HEAD, "ev", "state", "credit", "pkts", "ecn",
+			"trims", "nacks", "losses", "rtos", "probes", "changes");
+		t->open = true;
+		t->addr = *a;
+	}
+	st = nt[MRT_NL_EV_A_STATE] ? mnl_attr_get_u8(nt[MRT_NL_EV_A_STATE]) : 255;
+	fprintf(out, EV_ROW, mnl_attr_get_u16(nt[MRT_NL_EV_A_PORT]),
+		st < ARRAY_SIZE(mrt_ev_states) ? mrt_ev_states[st] : "?",
+		(unsigned int)nt_u64(nt[MRT_NL_EV_A_CREDIT], K_U16),
+		(unsigned long long)nt_u64(nt[MRT_NL_EV_A_PKTS], K_U64),
+		(unsigned long long)nt_u64(nt[MRT_NL_EV_A_ECN], K_U64),
+		(unsigned long long)nt_u64(nt[MRT_NL_EV_A_TRIMS], K_U64),
+		(unsigned long long)nt_u64(nt[MRT_NL_EV_A_NACKS], K_U64),
+		(unsigned long long)nt_u64(nt[MRT_NL_EV_A_LOSSES], K_U64),
+		(unsigned long long)nt_u64(nt[MRT_NL_EV_A_RTOS], K_U64),
+		(unsigned long long)nt_u64(nt[MRT_NL_EV_A_PROBES], K_U64),
+		(unsigned long long)nt_u64(nt[MRT_NL_EV_A_CHANGES], K_U64));
 }
 
 static int mrt_cb(const struct nlmsghdr *nlh, void *data)
@@ -221,9 +363,23 @@ static int mrt_cb(const struct nlmsghdr *nlh, void *data)
 					    obj->fields[i].key,
 					    mnl_attr_get_payload_len(a));
 	}
-	if (!nt[obj->key])
+	if (!nt[obj->key] || (obj->nest == MRT_NL_A_EV && !nt[MRT_NL_EV_A_ADDR]))
 		return nl_bad_reply("mrt %s without its %s", obj->name,
 				    obj->fields[0].key);
+	if (ctx->only && memcmp(mnl_attr_get_payload(nt[MRT_NL_EV_A_ADDR]),
+				ctx->only, sizeof(*ctx->only)))
+		return MNL_CB_OK;
+	ctx->any = true;
+	if (ctx->only && nt[MRT_NL_EV_A_PORT_LAST]) {
+		fprintf(ctx->fc->out, "  %u-%u\n",
+			mnl_attr_get_u16(nt[MRT_NL_EV_A_PORT]),
+			mnl_attr_get_u16(nt[MRT_NL_EV_A_PORT_LAST]));
+		return MNL_CB_OK;
+	}
+	if (obj->table && !ctx->fc->json) {
+		mrt_ev_row(ctx, nt);
+		return MNL_CB_OK;
+	}
 	if (ctx->fc->json)
 		json_begin_object(&ctx->j);
 	for (i = 0; i < obj->nfields; i++)
@@ -269,10 +425,46 @@ static bool parse_lid(const char *s, uint16_t *lid)
 	return true;
 }
 
+/* The rules (DENY_GET) of the addresses ev show printed, as text lines. */
+static int mrt_rules_text(struct fabctl *fc, struct nl_sock *s, uint16_t id,
+			  const struct in6_addr *a)
+{
+	struct mrt_ctx ctx = { .fc = fc, .obj = &mrt_rule, .family = id,
+			       .only = a };
+	struct nlmsghdr *nlh;
+	char buf[INET6_ADDRSTRLEN];
+	FILE *real = fc->out;
+	char *text = NULL;
+	size_t len = 0;
+	int ret;
+
+	/* the kv lines go to a buffer, then under a heading */
+	fc->out = open_memstream(&text, &len);
+	if (!fc->out) {
+		fc->out = real;
+		return nl_fail(errno, "memory stream");
+	}
+	nlh = genl_req(s, id, MRT_NL_CMD_DENY_GET, MRT_GENL_VERSION, NLM_F_DUMP);
+	ret = nl_talk(s, nlh, mrt_cb, &ctx);
+	fclose(fc->out);
+	fc->out = real;
+	if (ret >= 0 && ctx.any) {
+		fmt_mrt_addr(buf, sizeof(buf), a);
+		fprintf(real, "deny rules of %s:\n%s", buf, text);
+	}
+	free(text);
+	return ret;
+}
+
+/*
+ * obj show [arg]: a dump, a do for the one arg names, or for ev a dump
+ * with a filter.
+ */
 static int mrt_show(struct fabctl *fc, const struct mrt_obj *obj,
 		    const char *arg)
 {
 	struct mrt_ctx ctx = { .fc = fc, .obj = obj };
+	bool filtered = obj == &mrt_ev && arg;
 	struct genl_family fam;
 	struct nlmsghdr *nlh;
 	struct nlattr *nest;
@@ -280,11 +472,12 @@ static int mrt_show(struct fabctl *fc, const struct mrt_obj *obj,
 	struct nl_sock s;
 	char what[32];
 	uint16_t lid = 0;
+	size_t i;
 	int ret;
 
-	if (arg && obj == &mrt_dest && !parse_addr(arg, &addr)) {
-		usage_error("mrt dest show: \"%s\" is not an IPv4 or IPv6 address",
-			    arg);
+	if (arg && obj != &mrt_pdc && !parse_addr(arg, &addr)) {
+		usage_error("mrt %s show: \"%s\" is not an IPv4 or IPv6 address",
+			    obj->name, arg);
 		return FABCTL_EXIT_USAGE;
 	}
 	if (arg && obj == &mrt_pdc && !parse_lid(arg, &lid)) {
@@ -297,19 +490,24 @@ static int mrt_show(struct fabctl *fc, const struct mrt_obj *obj,
 		return FABCTL_EXIT_ERROR;
 	ctx.family = fam.id;
 	nlh = genl_req(&s, fam.id, obj->cmd, MRT_GENL_VERSION,
-		       arg ? NLM_F_ACK : NLM_F_DUMP);
+		       arg && !filtered ? NLM_F_ACK : NLM_F_DUMP);
 	if (arg) {
 		nest = mnl_attr_nest_start(nlh, obj->nest);
-		if (obj == &mrt_dest)
-			mnl_attr_put(nlh, obj->key, sizeof(addr), &addr);
-		else
+		if (obj == &mrt_pdc)
 			mnl_attr_put_u16(nlh, obj->key, lid);
+		else if (obj == &mrt_ev)
+			mnl_attr_put(nlh, MRT_NL_EV_A_ADDR, sizeof(addr), &addr);
+		else
+			mnl_attr_put(nlh, obj->key, sizeof(addr), &addr);
 		mnl_attr_nest_end(nlh, nest);
 	}
 	json_init(&ctx.j, fc->out, fc->pretty);
 	if (fc->json)
 		json_begin_array(&ctx.j);
 	ret = nl_talk(&s, nlh, mrt_cb, &ctx);
+	for (i = 0; ret >= 0 && !fc->json && i < ctx.t.naddrs; i++)
+		ret = mrt_rules_text(fc, &s, fam.id, &ctx.t.addrs[i]);
+	free(ctx.t.addrs);
 	nl_close(&s);
 	if (ret < 0) {
 		snprintf(what, sizeof(what), "mrt %s show", obj->name);
@@ -321,20 +519,128 @@ static int mrt_show(struct fabctl *fc, const struct mrt_obj *obj,
 	return FABCTL_EXIT_OK;
 }
 
+/* EV or FIRST-LAST, ports 0 to 65535. */
+static bool parse_port(const char *s, char **end, uint16_t *port)
+{
+	unsigned long v;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtoul(s, end, 10);
+	if (errno || *end == s || v > 65535)
+		return false;
+	*port = v;
+	return true;
+}
+
+static bool parse_range(const char *s, uint16_t *lo, uint16_t *hi)
+{
+	char *end;
+
+	if (!parse_port(s, &end, lo))
+		return false;
+	if (!*end) {
+		*hi = *lo;
+		return true;
+	}
+	if (*end != '-' || !parse_port(end + 1, &end, hi) || *end)
+		return false;
+	return *hi >= *lo;
+}
+
+/* ev deny|allow ADDR EV|FIRST-LAST */
+static int mrt_ev_set(struct fabctl *fc, bool deny, int argc, char **argv)
+{
+	const char *verb = deny ? "deny" : "allow";
+	struct genl_family fam;
+	struct nlmsghdr *nlh;
+	struct nlattr *nest;
+	struct in6_addr addr;
+	struct nl_sock s;
+	uint16_t lo, hi;
+	char what[32];
+	int ret;
+
+	if (argc != 2) {
+		usage_error(argc < 2 ? "mrt ev %s: say ADDR and EV or FIRST-LAST" :
+			    "mrt ev %s: unexpected argument \"%s\"", verb,
+			    argc < 2 ? "" : argv[2]);
+		return FABCTL_EXIT_USAGE;
+	}
+	if (!parse_addr(argv[0], &addr)) {
+		usage_error("mrt ev %s: \"%s\" is not an IPv4 or IPv6 address",
+			    verb, argv[0]);
+		return FABCTL_EXIT_USAGE;
+	}
+	if (!parse_range(argv[1], &lo, &hi)) {
+		usage_error("mrt ev %s: \"%s\" is not an EV (a UDP port) or a range FIRST-LAST",
+			    verb, argv[1]);
+		return FABCTL_EXIT_USAGE;
+	}
+	if (genl_open(&s, MRT_GENL_NAME, NULL, &fam,
+		      "is mrt.ko loaded? modprobe mrt") < 0)
+		return FABCTL_EXIT_ERROR;
+	nlh = genl_req(&s, fam.id, MRT_NL_CMD_EV_SET, MRT_GENL_VERSION,
+		       NLM_F_ACK);
+	nest = mnl_attr_nest_start(nlh, MRT_NL_A_EV);
+	mnl_attr_put(nlh, MRT_NL_EV_A_ADDR, sizeof(addr), &addr);
+	mnl_attr_put_u16(nlh, MRT_NL_EV_A_PORT, lo);
+	mnl_attr_put_u16(nlh, MRT_NL_EV_A_PORT_LAST, hi);
+	mnl_attr_put_u8(nlh, MRT_NL_EV_A_STATE,
+			deny ? MRT_NL_EV_STATE_DENIED : MRT_NL_EV_STATE_GOOD);
+	mnl_attr_nest_end(nlh, nest);
+	ret = nl_talk(&s, nlh, NULL, NULL);
+	nl_close(&s);
+	if (ret < 0) {
+		snprintf(what, sizeof(what), "mrt ev %s", verb);
+		nl_perror(what);
+		return FABCTL_EXIT_ERROR;
+	}
+	return FABCTL_EXIT_OK;
+}
+
+static int cmd_mrt_ev(struct fabctl *fc, int argc, char **argv)
+{
+	if (argc < 1) {
+		usage_error("mrt ev: say show, deny, allow or rules");
+		return FABCTL_EXIT_USAGE;
+	}
+	if (!strcmp(argv[0], "deny") || !strcmp(argv[0], "allow"))
+		return mrt_ev_set(fc, argv[0][0] == 'd', argc - 1, argv + 1);
+	if (!strcmp(argv[0], "show") || !strcmp(argv[0], "rules")) {
+		bool rules = argv[0][0] == 'r';
+
+		if (argc > (rules ? 1 : 2)) {
+			usage_error("mrt ev %s: unexpected argument \"%s\"",
+				    argv[0], argv[rules ? 1 : 2]);
+			return FABCTL_EXIT_USAGE;
+		}
+		return mrt_show(fc, rules ? &mrt_rule : &mrt_ev,
+				argc == 2 ? argv[1] : NULL);
+	}
+	usage_error("mrt ev: unknown command \"%s\" (show, deny, allow or rules)",
+		    argv[0]);
+	return FABCTL_EXIT_USAGE;
+}
+
 int cmd_mrt(struct fabctl *fc, int argc, char **argv)
 {
 	const struct mrt_obj *obj;
 
 	if (argc < 1) {
-		usage_error("mrt: say dest or pdc");
+		usage_error("mrt: say dest, pdc or ev");
 		return FABCTL_EXIT_USAGE;
 	}
+	if (!strcmp(argv[0], "ev"))
+		return cmd_mrt_ev(fc, argc - 1, argv + 1);
 	if (!strcmp(argv[0], "dest")) {
 		obj = &mrt_dest;
 	} else if (!strcmp(argv[0], "pdc")) {
 		obj = &mrt_pdc;
 	} else {
-		usage_error("mrt: unknown object \"%s\" (dest or pdc)", argv[0]);
+		usage_error("mrt: unknown object \"%s\" (dest, pdc or ev)",
+			    argv[0]);
 		return FABCTL_EXIT_USAGE;
 	}
 	if (argc < 2 || strcmp(argv[1], "show")) {

@@ -453,8 +453,8 @@ static int ctrl_cb(const struct nlmsghdr *nlh, void *data)
 }
 
 /* Resolves a family (and the id of its group, if group is not NULL). */
-static int genl_resolve(struct nl_sock *s, const char *name,
-			const char *group, struct genl_family *fam)
+int genl_resolve(struct nl_sock *s, const char *name, const char *group,
+		 struct genl_family *fam)
 {
 	struct ctrl_ctx ctx = { .fam = fam, .group = group };
 	struct nlmsghdr *nlh;

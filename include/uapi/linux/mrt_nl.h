@@ -20,6 +20,8 @@
 
 #define MRT_GENL_NAME		"mrt"
 #define MRT_GENL_VERSION	1
+/* The multicast group of MRT_NL_CMD_EV_NTF; joining it needs no privilege. */
+#define MRT_GENL_MCGRP_EVENTS	"events"
 
 /* Which way a PDC carries data (MRT_NL_PDC_A_ROLE). */
 enum mrt_nl_pdc_role {
@@ -34,6 +36,30 @@ enum mrt_nl_pdc_state {
 	MRT_NL_PDC_STATE_CLOSED, /* failed or collected, about to go; not
 				  * listed (tracepoints show it)
 				  */
+};
+
+/* An EV's profile state (MRT_NL_EV_A_STATE, _OLD_STATE). */
+enum mrt_nl_ev_state {
+	MRT_NL_EV_STATE_GOOD,
+	MRT_NL_EV_STATE_SKIP,		/* recent congestion: passed over while
+					 * its credit drains
+					 */
+	MRT_NL_EV_STATE_ASSUMED_BAD,	/* an RTO or ev_bad_losses losses: no
+					 * data, probed
+					 */
+	MRT_NL_EV_STATE_DENIED,		/* an administrator's: no data, no probes */
+};
+
+/* Why an EV changed state (MRT_NL_EV_A_WHY). */
+enum mrt_nl_ev_why {
+	MRT_NL_EV_WHY_ECN,		/* an ECN echo charged to it */
+	MRT_NL_EV_WHY_TRIM,		/* a trim NACK */
+	MRT_NL_EV_WHY_CREDIT,		/* its SKIP credit drained */
+	MRT_NL_EV_WHY_LOSSES,		/* ev_bad_losses losses in a row */
+	MRT_NL_EV_WHY_RTO,		/* a timer expiry */
+	MRT_NL_EV_WHY_PROBE,		/* a probe was answered */
+	MRT_NL_EV_WHY_DENY,		/* an administrator's deny */
+	MRT_NL_EV_WHY_ALLOW,		/* an administrator's allow */
 };
 
 enum mrt_nl_cmd {
@@ -56,6 +82,37 @@ enum mrt_nl_cmd {
 	 * attributes of its role (MRT_NL_PDC_A_* comments say which).
 	 */
 	MRT_NL_CMD_PDC_GET,
+	/*
+	 * dump: the EVs of every destination, or with MRT_NL_A_EV holding
+	 * MRT_NL_EV_A_ADDR, of that one (-ENOENT if there is none); one
+	 * message per EV, in port order: MRT_NL_A_NETNS_INUM and
+	 * MRT_NL_A_EV with ADDR, PORT, STATE, USABLE, COUNT, CREDIT,
+	 * LOSS_RUN, PROBE_IN_US and the counters PKTS to CHANGES.
+	 */
+	MRT_NL_CMD_EV_GET,
+	/*
+	 * do: CAP_NET_ADMIN in the namespace's user namespace; MRT_NL_A_EV
+	 * with ADDR, PORT, optionally PORT_LAST (a range, PORT to
+	 * PORT_LAST), and STATE: DENIED (deny) or GOOD (allow; only a
+	 * DENIED EV changes).  A deny is a rule of the namespace: it holds
+	 * for the destination's EVs now and for any destination created at
+	 * that address later, until an allow of those ports lifts it.  At
+	 * most 256 rules per namespace (-ENOSPC).
+	 */
+	MRT_NL_CMD_EV_SET,
+	/*
+	 * Notification on the "events" group of the namespace, on every EV
+	 * state change: MRT_NL_A_NETNS_INUM and MRT_NL_A_EV
+	 * with ADDR, PORT, STATE, OLD_STATE, WHY, USABLE and COUNT.  USABLE
+	 * 0: the destination has no EV to send data on (its data goes as
+	 * probes, or waits if every EV is DENIED).
+	 */
+	MRT_NL_CMD_EV_NTF,
+	/*
+	 * dump: the namespace's deny rules, one message per rule:
+	 * MRT_NL_A_NETNS_INUM and MRT_NL_A_EV with ADDR, PORT and PORT_LAST.
+	 */
+	MRT_NL_CMD_DENY_GET,
 
 	__MRT_NL_CMD_MAX,
 	MRT_NL_CMD_MAX = __MRT_NL_CMD_MAX - 1
@@ -67,6 +124,7 @@ enum mrt_nl_a {
 	MRT_NL_A_NETNS_INUM,	/* u32: the namespace's inode (/proc/PID/ns/net) */
 	MRT_NL_A_DEST,		/* nest: MRT_NL_DEST_A_* */
 	MRT_NL_A_PDC,		/* nest: MRT_NL_PDC_A_* */
+	MRT_NL_A_EV,		/* nest: MRT_NL_EV_A_* */
 
 	__MRT_NL_A_MAX,
 	MRT_NL_A_MAX = __MRT_NL_A_MAX - 1
@@ -90,6 +148,8 @@ enum mrt_nl_dest_a {
 	MRT_NL_DEST_A_QA_COUNT,	/* u64: Quick Adapt reductions */
 	MRT_NL_DEST_A_FI_COUNT,	/* u64: fast increases */
 	MRT_NL_DEST_A_WAITING,	/* u32: PDCs waiting for room in the window */
+	MRT_NL_DEST_A_EV_COUNT,	/* u16: its EVs (ev_count when it was made) */
+	MRT_NL_DEST_A_EV_USABLE, /* u16: those GOOD or SKIP */
 
 	__MRT_NL_DEST_A_MAX,
 	MRT_NL_DEST_A_MAX = __MRT_NL_DEST_A_MAX - 1
@@ -147,6 +207,38 @@ enum mrt_nl_pdc_a {
 
 	__MRT_NL_PDC_A_MAX,
 	MRT_NL_PDC_A_MAX = __MRT_NL_PDC_A_MAX - 1
+};
+
+/* Inside MRT_NL_A_EV: one EV of one destination, or a deny rule. */
+enum mrt_nl_ev_a {
+	MRT_NL_EV_A_UNSPEC,
+	MRT_NL_EV_A_PAD,	/* pad: aligns the u64 values */
+	MRT_NL_EV_A_ADDR,	/* binary: 16 bytes, its destination */
+	MRT_NL_EV_A_PORT,	/* u16: the EV, a UDP source port */
+	MRT_NL_EV_A_PORT_LAST,	/* u16: a range's last port (SET, DENY_GET) */
+	MRT_NL_EV_A_STATE,	/* u8: enum mrt_nl_ev_state */
+	MRT_NL_EV_A_OLD_STATE,	/* u8: enum mrt_nl_ev_state; NTF: the state it
+				 * left
+				 */
+	MRT_NL_EV_A_WHY,	/* u8: NTF: enum mrt_nl_ev_why */
+	MRT_NL_EV_A_USABLE,	/* u16: its destination's EVs GOOD or SKIP */
+	MRT_NL_EV_A_COUNT,	/* u16: its destination's EVs */
+	MRT_NL_EV_A_CREDIT,	/* u16: SKIP: passes left before GOOD */
+	MRT_NL_EV_A_LOSS_RUN,	/* u8: losses in a row since a clean answer */
+	MRT_NL_EV_A_PROBE_IN_US, /* u32: ASSUMED_BAD: until its next probe
+				  * (0: due); others 0
+				  */
+	MRT_NL_EV_A_PKTS,	/* u64: data packets sent on it */
+	MRT_NL_EV_A_ECN,	/* u64: ECN echoes charged to it */
+	MRT_NL_EV_A_TRIMS,	/* u64: trim NACKs */
+	MRT_NL_EV_A_NACKS,	/* u64: other NACKs */
+	MRT_NL_EV_A_LOSSES,	/* u64: presumed losses (SACK gaps) */
+	MRT_NL_EV_A_RTOS,	/* u64: timer expiries */
+	MRT_NL_EV_A_PROBES,	/* u64: probes sent */
+	MRT_NL_EV_A_CHANGES,	/* u64: state changes */
+
+	__MRT_NL_EV_A_MAX,
+	MRT_NL_EV_A_MAX = __MRT_NL_EV_A_MAX - 1
 };
 
 #endif /* _UAPI_LINUX_MRT_NL_H */
