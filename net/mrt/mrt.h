@@ -237,6 +237,8 @@ struct mrt_sock {
 	bool connected;
 	bool ordered;			/* MRT_ORDERED */
 	bool confirm;			/* MRT_CONFIRM */
+	u16 ev_base;			/* MRT_EVS; ev_count 0: the netns's */
+	u16 ev_count;
 	u8 family;
 	struct mrt_addr addr;		/* bound address, or any */
 	struct mrt_addr peer;		/* connect()'s */
@@ -269,6 +271,7 @@ struct mrt_dest {
 	struct mrt_net *mn;
 	struct mrt_addr addr;
 	bool grouped;
+	bool own_evs;			/* its EV set is a socket's (MRT_EVS) */
 	spinlock_t lock;		/* cc, evs, waiters */
 	struct nscc cc;
 	struct mrt_evset evs;		/* its EVs, memory after the struct */

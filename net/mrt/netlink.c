@@ -154,7 +154,9 @@ static int mrt_nl_fill_dest(struct sk_buff *skb, struct mrt_dest *d,
 	      DEST_U64(FI_COUNT, d->cc.st.fi_count) ||
 	      nla_put_u32(skb, MRT_NL_DEST_A_WAITING, waiting) ||
 	      nla_put_u16(skb, MRT_NL_DEST_A_EV_COUNT, d->evs.p.count) ||
-	      nla_put_u16(skb, MRT_NL_DEST_A_EV_USABLE, d->evs.usable);
+	      nla_put_u16(skb, MRT_NL_DEST_A_EV_USABLE, d->evs.usable) ||
+	      nla_put_u16(skb, MRT_NL_DEST_A_EV_BASE, d->evs.p.base) ||
+	      nla_put_u8(skb, MRT_NL_DEST_A_OWN_EVS, d->own_evs);
 	spin_unlock_bh(&d->lock);
 	if (err)
 		goto cancel;
@@ -594,47 +596,36 @@ static int mrt_nl_dump_evs(struct sk_buff *skb, struct netlink_callback *cb,
 }
 
 /* Resumes at bucket cb->args[0], destination cb->args[1] in it, EV
- * cb->args[2] of it; with a filter, cb->args[3] is 1 once the destination
- * was found (it may go between the dump's parts: the dump ends).
+ * cb->args[2] of it.  With a filter only the address's bucket is walked,
+ * and only its destinations count; cb->args[3] is 1 once one was found.
  */
 static int mrt_nl_ev_get_dumpit(struct sk_buff *skb,
 				struct netlink_callback *cb)
 {
 	struct mrt_net *mn = mrt_net(sock_net(skb->sk));
-	unsigned long b, i;
+	unsigned long b, i, end = ARRAY_SIZE(mn->dests);
 	struct mrt_dest *d;
 	struct mrt_addr a;
-	int err, filter;
+	int err = 0, filter;
 
 	filter = mrt_nl_ev_filter(cb, &a);
 	if (filter < 0)
 		return filter;
-	rcu_read_lock();
-	if (filter) {
-		err = 0;
-		if (cb->args[3] == 2)
-			goto out;
-		d = mrt_nl_dest_find(mn, &a);
-		if (!d) {
-			rcu_read_unlock();
-			if (cb->args[3])
-				return 0;
-			NL_SET_ERR_MSG(cb->extack,
-				       "no destination with that address (none sent to it, or qp_groups_enabled is 0)");
-			return -ENOENT;
-		}
-		cb->args[3] = 1;
-		err = mrt_nl_dump_evs(skb, cb, d);
-		if (!err)
-			cb->args[3] = 2;
-		goto out;
+	if (filter && !cb->args[3]) {
+		cb->args[0] = mrt_dest_hash(&a);
+		cb->args[1] = 0;
 	}
-	err = 0;
-	for (b = cb->args[0]; b < ARRAY_SIZE(mn->dests); b++, cb->args[1] = 0) {
+	if (filter)
+		end = min_t(unsigned long, cb->args[0] + 1, end);
+	rcu_read_lock();
+	for (b = cb->args[0]; b < end; b++, cb->args[1] = 0) {
 		i = 0;
 		hlist_for_each_entry_rcu(d, &mn->dests[b], node) {
+			if (filter && !mrt_addr_eq(&d->addr, &a))
+				continue;
 			if (i++ < cb->args[1])
 				continue;
+			cb->args[3] = 1;
 			err = mrt_nl_dump_evs(skb, cb, d);
 			if (err) {
 				cb->args[1] = i - 1;
@@ -644,8 +635,12 @@ static int mrt_nl_ev_get_dumpit(struct sk_buff *skb,
 	}
 stop:
 	cb->args[0] = b;
-out:
 	rcu_read_unlock();
+	if (filter && !cb->args[3]) {
+		NL_SET_ERR_MSG(cb->extack,
+			       "no destination with that address (none sent to it, or qp_groups_enabled is 0)");
+		return -ENOENT;
+	}
 	if (err && !skb->len)
 		return err;
 	return skb->len;

@@ -71,22 +71,32 @@ static void mrt_ev_note(void *ctx, unsigned int i, u8 from, u8 to, u8 why)
 }
 
 /* The destination at a in bucket h with a reference, or NULL; under
- * mn->lock.
+ * mn->lock.  own: the EV set base, count of a socket's MRT_EVS, which only
+ * a destination of that same set matches; else one of the netns's sets.
  */
 static struct mrt_dest *mrt_dest_hold(struct hlist_head *h,
-				      const struct mrt_addr *a)
+				      const struct mrt_addr *a, bool own,
+				      u16 base, u16 count)
 {
 	struct mrt_dest *d;
 
 	hlist_for_each_entry(d, h, node)
-		if (mrt_addr_eq(&d->addr, a) && refcount_inc_not_zero(&d->ref))
+		if (mrt_addr_eq(&d->addr, a) && d->own_evs == own &&
+		    (!own || (d->evs.p.base == base && d->evs.p.count == count)) &&
+		    refcount_inc_not_zero(&d->ref))
 			return d;
 	return NULL;
 }
 
-static struct mrt_dest *mrt_dest_get(struct mrt_net *mn, const struct mrt_addr *a,
-				     u8 family, gfp_t gfp)
+/* The destination for ms's PDCs to a: the netns's EV set, or with ms's
+ * MRT_EVS its own.
+ */
+static struct mrt_dest *mrt_dest_get(struct mrt_net *mn, struct mrt_sock *ms,
+				     const struct mrt_addr *a, gfp_t gfp)
 {
+	u16 own_base = READ_ONCE(ms->ev_base), own_count = READ_ONCE(ms->ev_count);
+	bool own = own_count;
+	u8 family = ms->family;
 	bool grouped = mrt_attr(mn, MRT_A_qp_groups_enabled);
 	struct hlist_head *h = &mn->dests[mrt_dest_hash(a)];
 	struct mrt_ev_params ep = {
@@ -98,14 +108,14 @@ static struct mrt_dest *mrt_dest_get(struct mrt_net *mn, const struct mrt_addr *
 
 	if (grouped) {
 		spin_lock_bh(&mn->lock);
-		d = mrt_dest_hold(h, a);
+		d = mrt_dest_hold(h, a, own, own_base, own_count);
 		spin_unlock_bh(&mn->lock);
 		if (d)
 			return d;
 	}
 	fabric_net_params(mn->fn, v);
-	ep.base = v[MRT_A_ev_base];
-	ep.count = v[MRT_A_ev_count];
+	ep.base = own ? own_base : v[MRT_A_ev_base];
+	ep.count = own ? own_count : v[MRT_A_ev_count];
 	ep.policy = v[MRT_A_ev_policy];
 	ep.bad_losses = v[MRT_A_ev_bad_losses];
 	/* probes from one RTO floor on, doubling up to the RTO ceiling */
@@ -124,6 +134,7 @@ static struct mrt_dest *mrt_dest_get(struct mrt_net *mn, const struct mrt_addr *
 	d->mn = mn;
 	d->addr = *a;
 	d->grouped = grouped;
+	d->own_evs = own;
 	spin_lock_init(&d->lock);
 	INIT_LIST_HEAD(&d->waiters);
 	memcpy(p.v, v + MRT_A_NSCC, sizeof(p.v));
@@ -131,7 +142,7 @@ static struct mrt_dest *mrt_dest_get(struct mrt_net *mn, const struct mrt_addr *
 	nscc_init(&d->cc, &p, d->nominal, mrt_now());
 	spin_lock_bh(&mn->lock);
 	/* another sender may have made it meanwhile */
-	o = grouped ? mrt_dest_hold(h, a) : NULL;
+	o = grouped ? mrt_dest_hold(h, a, own, own_base, own_count) : NULL;
 	if (o) {
 		spin_unlock_bh(&mn->lock);
 		kfree(d);
@@ -376,7 +387,7 @@ struct mrt_pdc *mrt_pdc_tx_new(struct mrt_sock *ms, const struct mrt_addr *peer,
 	pdc->peer_range = range;
 	mrt_tx_init(&pdc->tx, pdc->start_psn, range, pdc->bits,
 		    pdc->bits + range / 64, pdc->tx.ref);
-	pdc->dest = mrt_dest_get(mn, peer, ms->family, GFP_KERNEL);
+	pdc->dest = mrt_dest_get(mn, ms, peer, GFP_KERNEL);
 	if (!pdc->dest) {
 		*err = -ENOMEM;
 		mrt_pdc_close(pdc, 0, NULL);

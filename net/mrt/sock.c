@@ -588,10 +588,27 @@ static int mrt_setsockopt(struct socket *sock, int level, int optname,
 			  sockptr_t optval, unsigned int optlen)
 {
 	struct mrt_sock *ms = mrt_sk(sock->sk);
+	struct mrt_evs evs;
 	int val;
 
 	if (level != SOL_MRT)
 		return -ENOPROTOOPT;
+	if (optname == MRT_EVS) {
+		if (optlen < sizeof(evs))
+			return -EINVAL;
+		if (copy_from_sockptr(&evs, optval, sizeof(evs)))
+			return -EFAULT;
+		if (evs.count > MRT_EV_COUNT_MAX ||
+		    (evs.count && (!evs.base ||
+				   (u32)evs.base + evs.count - 1 > U16_MAX)))
+			return -EINVAL;
+		/* for the PDCs opened from now on */
+		spin_lock_bh(&ms->lock);
+		WRITE_ONCE(ms->ev_base, evs.count ? evs.base : 0);
+		WRITE_ONCE(ms->ev_count, evs.count);
+		spin_unlock_bh(&ms->lock);
+		return 0;
+	}
 	if (optlen < sizeof(int))
 		return -EINVAL;
 	if (copy_from_sockptr(&val, optval, sizeof(val)))
@@ -657,6 +674,7 @@ static int mrt_getsockopt(struct socket *sock, int level, int optname,
 {
 	struct mrt_sock *ms = mrt_sk(sock->sk);
 	struct mrt_info info;
+	struct mrt_evs evs;
 	int len, val;
 
 	if (level != SOL_MRT)
@@ -670,6 +688,15 @@ static int mrt_getsockopt(struct socket *sock, int level, int optname,
 		mrt_get_info(ms, &info);
 		len = min_t(unsigned int, len, sizeof(info));
 		if (put_user(len, optlen) || copy_to_user(optval, &info, len))
+			return -EFAULT;
+		return 0;
+	case MRT_EVS:
+		spin_lock_bh(&ms->lock);
+		evs.base = ms->ev_base;
+		evs.count = ms->ev_count;
+		spin_unlock_bh(&ms->lock);
+		len = min_t(unsigned int, len, sizeof(evs));
+		if (put_user(len, optlen) || copy_to_user(optval, &evs, len))
 			return -EFAULT;
 		return 0;
 	case MRT_ORDERED:

@@ -100,15 +100,29 @@ setup_ns() {
 
 # link_ns NS1 IF1 ADDR1 NS2 IF2 ADDR2: a veth pair with v4 /24 and v6 /64.
 # ADDRn is the host byte: 198.18.X.ADDR and 2001:db8:X::ADDR with X = $SUBNET.
+# The ends get locally administered MACs of a counter, kept in LINK_MAC
+# for neigh_pin (one ip process per namespace: under TCG each costs).
+declare -A LINK_MAC
+LINK_N=0
 link_ns() {
-	local ns1=$1 if1=$2 a1=$3 ns2=$4 if2=$5 a2=$6 sub=${SUBNET:-0}
-	ip link add "$if1" netns "$ns1" type veth peer name "$if2" netns "$ns2" || return 1
-	ip -n "$ns1" addr add "198.18.$sub.$a1/24" dev "$if1"
-	ip -n "$ns2" addr add "198.18.$sub.$a2/24" dev "$if2"
-	ip -n "$ns1" addr add "2001:db8:$sub::$a1/64" dev "$if1" nodad
-	ip -n "$ns2" addr add "2001:db8:$sub::$a2/64" dev "$if2" nodad
-	ip -n "$ns1" link set "$if1" up
-	ip -n "$ns2" link set "$if2" up
+	local ns1=$1 if1=$2 a1=$3 ns2=$4 if2=$5 a2=$6 sub=${SUBNET:-0} m1 m2
+	LINK_N=$((LINK_N + 1))
+	printf -v m1 '02:66:%02x:%02x:00:01' $((LINK_N >> 8 & 255)) $((LINK_N & 255))
+	printf -v m2 '02:66:%02x:%02x:00:02' $((LINK_N >> 8 & 255)) $((LINK_N & 255))
+	ip link add "$if1" netns "$ns1" address "$m1" type veth peer name "$if2" \
+		netns "$ns2" address "$m2" || return 1
+	LINK_MAC[$ns1/$if1]=$m1
+	LINK_MAC[$ns2/$if2]=$m2
+	ip -n "$ns1" -batch - <<-EOF || return 1
+		addr add 198.18.$sub.$a1/24 dev $if1
+		addr add 2001:db8:$sub::$a1/64 dev $if1 nodad
+		link set $if1 up
+	EOF
+	ip -n "$ns2" -batch - <<-EOF || return 1
+		addr add 198.18.$sub.$a2/24 dev $if2
+		addr add 2001:db8:$sub::$a2/64 dev $if2 nodad
+		link set $if2 up
+	EOF
 }
 
 # neigh_pin NS DEV PEER_NS PEER_DEV ADDR4 ADDR6: a permanent neighbour entry
@@ -117,10 +131,12 @@ link_ns() {
 # queue at 1 kbit/s would stall and drop the traffic it resolves, and an
 # answer would be a stray packet in a queue a test counts.
 neigh_pin() {
-	local mac
-	mac=$(ip -n "$3" -j link show dev "$4" | jq -r '.[0].address')
-	ip -n "$1" neigh replace "$5" lladdr "$mac" dev "$2" nud permanent
-	ip -n "$1" neigh replace "$6" lladdr "$mac" dev "$2" nud permanent
+	local mac=${LINK_MAC[$3/$4]}
+	[[ -n $mac ]] || mac=$(ip -n "$3" -j link show dev "$4" | jq -r '.[0].address')
+	ip -n "$1" -batch - <<-EOF
+		neigh replace $5 lladdr $mac dev $2 nud permanent
+		neigh replace $6 lladdr $mac dev $2 nud permanent
+	EOF
 }
 
 # proc_stat NS FILE NAME: counter NAME of /proc/net/FILE in NS ("name value"
@@ -405,10 +421,12 @@ multipath_topo() {
 		neigh_pin "${!w}" wr "$R" "r$i" "198.18.$((10 + i)).1" "2001:db8:$((10 + i))::1"
 		neigh_pin "${!w}" wd "$D" "d$i" "198.18.$((20 + i)).2" "2001:db8:$((20 + i))::2"
 		neigh_pin "$D" "d$i" "${!w}" wd "198.18.$((20 + i)).1" "2001:db8:$((20 + i))::1"
-		ip -n "${!w}" route add 198.18.30.1/32 via "198.18.$((20 + i)).2"
-		ip -n "${!w}" -6 route add 2001:db8:30::1/128 via "2001:db8:$((20 + i))::2"
-		ip -n "${!w}" route add 198.18.10.0/24 via "198.18.$((10 + i)).1"
-		ip -n "${!w}" -6 route add 2001:db8:10::/64 via "2001:db8:$((10 + i))::1"
+		ip -n "${!w}" -batch - <<-EOF || return 1
+			route add 198.18.30.1/32 via 198.18.$((20 + i)).2
+			route add 2001:db8:30::1/128 via 2001:db8:$((20 + i))::2
+			route add 198.18.10.0/24 via 198.18.$((10 + i)).1
+			route add 2001:db8:10::/64 via 2001:db8:$((10 + i))::1
+		EOF
 		ip netns exec "${!w}" sysctl -qw net.ipv4.ip_forward=1 \
 			net.ipv6.conf.all.forwarding=1 net.ipv4.conf.all.rp_filter=0 \
 			net.ipv4.conf.default.rp_filter=0

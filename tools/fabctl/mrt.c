@@ -70,6 +70,8 @@ static const struct mrt_field dest_fields[] = {
 	{ MRT_NL_DEST_A_WAITING,	"waiting",		K_U32 },
 	{ MRT_NL_DEST_A_EV_COUNT,	"ev_count",		K_U16 },
 	{ MRT_NL_DEST_A_EV_USABLE,	"ev_usable",		K_U16 },
+	{ MRT_NL_DEST_A_EV_BASE,	"ev_base",		K_U16 },
+	{ MRT_NL_DEST_A_OWN_EVS,	"own_evs",		K_U8 },
 };
 
 static const struct mrt_field ev_fields[] = {
@@ -188,6 +190,7 @@ _Static_assert(MRT_NEST_MAX >= (int)MRT_NL_PDC_A_MAX &&
 struct mrt_ev_table {
 	bool open;
 	struct in6_addr addr;
+	unsigned int port;		/* the last row's */
 	struct in6_addr *addrs;		/* those shown, for their rules */
 	size_t naddrs;
 };
@@ -301,11 +304,20 @@ static void mrt_ev_row(struct mrt_ctx *ctx, const struct nlattr **nt)
 	char buf[INET6_ADDRSTRLEN];
 	uint8_t st;
 
-	if (!t->open || memcmp(&t->addr, a, sizeof(*a))) {
+	/* a new destination: another address, or the ports start again (a
+	 * socket's own EV set at the same address)
+	 */
+	if (!t->open || memcmp(&t->addr, a, sizeof(*a)) ||
+	    mnl_attr_get_u16(nt[MRT_NL_EV_A_PORT]) <= t->port) {
 		struct in6_addr *n;
+		size_t i;
 
-		n = realloc(t->addrs, (t->naddrs + 1) * sizeof(*n));
-		if (n) {
+		for (i = 0; i < t->naddrs; i++)
+			if (!memcmp(&t->addrs[i], a, sizeof(*a)))
+				break;
+		n = i < t->naddrs ? t->addrs :
+		    realloc(t->addrs, (t->naddrs + 1) * sizeof(*n));
+		if (n && i == t->naddrs) {
 			t->addrs = n;
 			t->addrs[t->naddrs++] = *a;
 		}
@@ -319,6 +331,7 @@ static void mrt_ev_row(struct mrt_ctx *ctx, const struct nlattr **nt)
 		t->open = true;
 		t->addr = *a;
 	}
+	t->port = mnl_attr_get_u16(nt[MRT_NL_EV_A_PORT]);
 	st = nt[MRT_NL_EV_A_STATE] ? mnl_attr_get_u8(nt[MRT_NL_EV_A_STATE]) : 255;
 	fprintf(out, EV_ROW, mnl_attr_get_u16(nt[MRT_NL_EV_A_PORT]),
 		st < ARRAY_SIZE(mrt_ev_states) ? mrt_ev_states[st] : "?",

@@ -166,6 +166,21 @@ struct mrt_ctrl_hdr {
 #define MRT_ORDERED		2	/* int: deliver each peer's messages in order */
 #define MRT_CONFIRM		3	/* int: report deliveries on the error queue */
 #define MRT_COOKIE		4	/* cmsg to sendmsg: a __u64 for the reports */
+#define MRT_EVS			5	/* struct mrt_evs: the socket's own EV set */
+
+/*
+ * setsockopt(SOL_MRT, MRT_EVS): the EVs (UDP source ports) base to
+ * base + count - 1 for the PDCs the socket opens from then on, instead of
+ * the namespace's ev_base and ev_count; count 0 goes back to those.
+ * count is 1 to 256, base at least 1 and the last port at most 65535
+ * (else EINVAL); getsockopt gives the set, count 0 for the namespace's.  Such
+ * a socket's PDCs share a destination (its NSCC window and EV states)
+ * only with PDCs of the same EV set to the same address.
+ */
+struct mrt_evs {
+	__u16	base;
+	__u16	count;
+};
 
 /*
  * The error queue (recvmsg(MSG_ERRQUEUE)): one entry per message that

@@ -66,8 +66,9 @@ enum mrt_nl_cmd {
 	MRT_NL_CMD_UNSPEC,
 	/*
 	 * do: the destination whose address MRT_NL_A_DEST holds in
-	 * MRT_NL_DEST_A_ADDR; dump: every destination of the namespace (a
-	 * dump takes no filter).  One
+	 * MRT_NL_DEST_A_ADDR (the first, if sockets with their own EV sets
+	 * have more at that address); dump: every destination of the
+	 * namespace (a dump takes no filter).  One
 	 * reply message per destination: MRT_NL_A_NETNS_INUM and
 	 * MRT_NL_A_DEST with every MRT_NL_DEST_A_* but PAD.  Destinations
 	 * are the windows PDCs share when qp_groups_enabled is 1; with 0,
@@ -84,7 +85,8 @@ enum mrt_nl_cmd {
 	MRT_NL_CMD_PDC_GET,
 	/*
 	 * dump: the EVs of every destination, or with MRT_NL_A_EV holding
-	 * MRT_NL_EV_A_ADDR, of that one (-ENOENT if there is none); one
+	 * MRT_NL_EV_A_ADDR, of those at that address (-ENOENT if there is
+	 * none); one
 	 * message per EV, in port order: MRT_NL_A_NETNS_INUM and
 	 * MRT_NL_A_EV with ADDR, PORT, STATE, USABLE, COUNT, CREDIT,
 	 * LOSS_RUN, PROBE_IN_US and the counters PKTS to CHANGES.
@@ -150,6 +152,8 @@ enum mrt_nl_dest_a {
 	MRT_NL_DEST_A_WAITING,	/* u32: PDCs waiting for room in the window */
 	MRT_NL_DEST_A_EV_COUNT,	/* u16: its EVs (ev_count when it was made) */
 	MRT_NL_DEST_A_EV_USABLE, /* u16: those GOOD or SKIP */
+	MRT_NL_DEST_A_EV_BASE,	/* u16: its first EV */
+	MRT_NL_DEST_A_OWN_EVS,	/* u8: 1 if its EV set is a socket's (MRT_EVS) */
 
 	__MRT_NL_DEST_A_MAX,
 	MRT_NL_DEST_A_MAX = __MRT_NL_DEST_A_MAX - 1

@@ -33,5 +33,21 @@ for fam in 4 6; do
 	(( total > 0 )) && ((ok == 0))
 	check $? "IPv$fam: each path carried 25 % +- 10 % of the $total packets (${n[1]} ${n[2]} ${n[3]} ${n[4]})"
 done
+# A socket's own EV set (MRT_EVS): its PDCs get a destination of their own
+# at the same address, with exactly those EVs.
+mrt_xfer "$S" "$D" 198.18.30.1 own --count 40 --max-size 65536 --seed 47 --evs 50000,4 \
+	--pause-at 20 --pause-dir "$MRT_J" &
+xfer=$!
+busywait 60000 test -e "$MRT_J/paused.20"
+ip netns exec "$S" "$FABCTL" -j mrt dest show | jq -e \
+	'[.[] | select(.own_evs == 1)] | length == 1 and .[0].ev_base == 50000 and
+	 .[0].ev_count == 4' >/dev/null &&
+ip netns exec "$S" "$FABCTL" -j mrt ev show 198.18.30.1 | jq -e \
+	'[.[] | .port] == [50000, 50001, 50002, 50003] and ([.[] | .pkts] | add) > 0' >/dev/null
+check $? "MRT_EVS 50000,4: the socket's destination has its own four EVs, which carry its data"
+touch "$MRT_J/go.20"
+wait $xfer
+mrt_xfer_ok own 40 && mrt_confirmed own 40 && jq -e '.evs == [50000, 4]' "$MRT_J/own.cli" >/dev/null
+check $? "MRT_EVS: 40 messages once each, intact, confirmed; getsockopt gives the set back"
 mrt_snmp "$S"
 exit $RET

@@ -31,6 +31,7 @@ IPPROTO_MRT = 253
 MRT_CONFIRM = 3
 MRT_ORDERED = 2
 MRT_COOKIE = 4
+MRT_EVS = 5
 MRT_EE_FAILED = 1
 MRT_EE_DELIVERED = 2
 IP_RECVERR = 11
@@ -181,6 +182,10 @@ def client(a):
         s.setsockopt(SOL_MRT, MRT_CONFIRM, 1)
     report = {'sent': 0, 'big': 0, 'bytes': 0, 'errors': [], 'confirmed': 0,
               'confirmed_cookies': [], 'errq_bad': 0, 'send_errors': {}}
+    if a.evs:
+        base, count = (int(x) for x in a.evs.split(','))
+        s.setsockopt(SOL_MRT, MRT_EVS, struct.pack('=HH', base, count))
+        report['evs'] = list(struct.unpack('=HH', s.getsockopt(SOL_MRT, MRT_EVS, 4)))
     pauses = [int(x) for x in a.pause_at.split(',')] if a.pause_at else []
     for seq, size in enumerate(sizes(a.count, a.max_size, a.seed)):
         if seq in pauses:
@@ -258,6 +263,7 @@ def main():
                    'which to wait, once all before are confirmed, for PAUSE_DIR/go.N '
                    '(PAUSE_DIR/paused.N says it waits)')
     p.add_argument('--pause-dir', default='/tmp')
+    p.add_argument('--evs', help='client: BASE,COUNT, the socket\'s own EV set (MRT_EVS)')
     a = p.parse_args()
     (server if a.mode == 'server' else client)(a)
 
