@@ -280,7 +280,13 @@ struct mrt_dest {
 	u8 pen;				/* the last receiver penalty seen */
 	u64 qa_seen;			/* cc.st.qa_count, fi_count counted */
 	u64 fi_seen;
-	struct list_head waiters;	/* PDCs waiting for the window */
+	struct list_head waiters;	/* PDCs waiting for the window, or for
+					 * an allow (every EV DENIED)
+					 */
+	/* Under lock: an EV_SET's walk collects its events here, sent once
+	 * it lets go of mn->lock; NULL: each is sent at once.
+	 */
+	struct sk_buff_head *ntf_defer;
 	struct rcu_head rcu;
 };
 

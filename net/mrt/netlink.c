@@ -46,8 +46,12 @@ enum mrt_mcgrp {
 	MRT_MCGRP_EVENTS,
 };
 
+/* Joining needs CAP_NET_ADMIN: every member costs the data path an
+ * allocation per EV state change.
+ */
 static const struct genl_multicast_group mrt_mcgrps[] = {
-	[MRT_MCGRP_EVENTS] = { .name = MRT_GENL_MCGRP_EVENTS },
+	[MRT_MCGRP_EVENTS] = { .name = MRT_GENL_MCGRP_EVENTS,
+			       .flags = GENL_MCAST_CAP_NET_ADMIN },
 };
 
 static const struct nla_policy mrt_nl_dest_policy[MRT_NL_DEST_A_MAX + 1] = {
@@ -528,6 +532,16 @@ cancel:
 
 #undef EV_U64
 
+/* An EV_NTF's size: the header, the netns and the nest of seven. */
+static size_t mrt_nl_ev_ntf_size(void)
+{
+	return nla_total_size(sizeof(u32)) +		/* NETNS_INUM */
+	       nla_total_size(0) +			/* EV */
+	       nla_total_size(sizeof(struct in6_addr)) +	/* ADDR */
+	       3 * nla_total_size(sizeof(u16)) +	/* PORT, USABLE, COUNT */
+	       3 * nla_total_size(sizeof(u8));		/* STATE, OLD_STATE, WHY */
+}
+
 void mrt_nl_ev_notify(struct mrt_dest *d, unsigned int i, u8 from, u8 to,
 		      u8 why)
 {
@@ -537,7 +551,7 @@ void mrt_nl_ev_notify(struct mrt_dest *d, unsigned int i, u8 from, u8 to,
 	if (!genl_has_listeners(&mrt_genl_family, net, MRT_MCGRP_EVENTS))
 		return;
 	/* softirq or bh off, under d->lock */
-	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_ATOMIC);
+	skb = genlmsg_new(mrt_nl_ev_ntf_size(), GFP_ATOMIC);
 	if (!skb)
 		return;
 	if (mrt_nl_fill_ev(skb, d, i, &d->evs.ev[i], d->evs.usable,
@@ -545,8 +559,22 @@ void mrt_nl_ev_notify(struct mrt_dest *d, unsigned int i, u8 from, u8 to,
 		nlmsg_free(skb);
 		return;
 	}
+	if (d->ntf_defer) {
+		__skb_queue_tail(d->ntf_defer, skb);
+		return;
+	}
 	genlmsg_multicast_netns(&mrt_genl_family, net, skb, 0,
 				MRT_MCGRP_EVENTS, GFP_ATOMIC);
+}
+
+/* An EV_SET's events, once no lock is held. */
+static void mrt_nl_ev_flush(struct net *net, struct sk_buff_head *q)
+{
+	struct sk_buff *skb;
+
+	while ((skb = __skb_dequeue(q)))
+		genlmsg_multicast_netns(&mrt_genl_family, net, skb, 0,
+					MRT_MCGRP_EVENTS, GFP_KERNEL);
 }
 
 /* The EV dump's filter: 1 and *a set, 0 for none, or an error. */
@@ -571,7 +599,10 @@ static int mrt_nl_ev_filter(struct netlink_callback *cb, struct mrt_addr *a)
 	return 1;
 }
 
-/* The EVs of d from index cb->args[2] on; 0 when all are in. */
+/* The EVs of d from index cb->args[2] on (from 0 if the dump stopped in
+ * another: a destination made meanwhile moved the places in its list);
+ * 0 when all are in.
+ */
 static int mrt_nl_dump_evs(struct sk_buff *skb, struct netlink_callback *cb,
 			   struct mrt_dest *d)
 {
@@ -579,6 +610,9 @@ static int mrt_nl_dump_evs(struct sk_buff *skb, struct netlink_callback *cb,
 	u16 usable;
 	int err;
 
+	if (cb->args[4] != (unsigned long)d)
+		cb->args[2] = 0;
+	cb->args[4] = (unsigned long)d;
 	for (; cb->args[2] < d->evs.p.count; cb->args[2]++) {
 		spin_lock_bh(&d->lock);
 		e = d->evs.ev[cb->args[2]];
@@ -592,18 +626,28 @@ static int mrt_nl_dump_evs(struct sk_buff *skb, struct netlink_callback *cb,
 			return err;
 	}
 	cb->args[2] = 0;
+	cb->args[4] = 0;
 	return 0;
 }
 
-/* Resumes at bucket cb->args[0], destination cb->args[1] in it, EV
- * cb->args[2] of it.  With a filter only the address's bucket is walked,
- * and only its destinations count; cb->args[3] is 1 once one was found.
+/* The lists an EV dump walks: the hash buckets, then the destinations
+ * not grouped (qp_groups_enabled 0).
+ */
+static struct hlist_head *mrt_nl_ev_list(struct mrt_net *mn, unsigned long b)
+{
+	return b < ARRAY_SIZE(mn->dests) ? &mn->dests[b] : &mn->solo;
+}
+
+/* Resumes at list cb->args[0], destination cb->args[1] in it, EV
+ * cb->args[2] of it (cb->args[4]: which destination that was).  With a
+ * filter only the address's bucket and the solo list are walked, and only
+ * its destinations count; cb->args[3] is 1 once one was found.
  */
 static int mrt_nl_ev_get_dumpit(struct sk_buff *skb,
 				struct netlink_callback *cb)
 {
 	struct mrt_net *mn = mrt_net(sock_net(skb->sk));
-	unsigned long b, i, end = ARRAY_SIZE(mn->dests);
+	unsigned long b, i, n = ARRAY_SIZE(mn->dests) + 1, hb = 0;
 	struct mrt_dest *d;
 	struct mrt_addr a;
 	int err = 0, filter;
@@ -611,16 +655,17 @@ static int mrt_nl_ev_get_dumpit(struct sk_buff *skb,
 	filter = mrt_nl_ev_filter(cb, &a);
 	if (filter < 0)
 		return filter;
-	if (filter && !cb->args[3]) {
-		cb->args[0] = mrt_dest_hash(&a);
-		cb->args[1] = 0;
+	if (filter) {
+		hb = mrt_dest_hash(&a);
+		if (!cb->args[3] && cb->args[0] < hb)
+			cb->args[0] = hb;
 	}
-	if (filter)
-		end = min_t(unsigned long, cb->args[0] + 1, end);
 	rcu_read_lock();
-	for (b = cb->args[0]; b < end; b++, cb->args[1] = 0) {
+	for (b = cb->args[0]; b < n; b++, cb->args[1] = 0) {
+		if (filter && b != hb && b != n - 1)
+			continue;
 		i = 0;
-		hlist_for_each_entry_rcu(d, &mn->dests[b], node) {
+		hlist_for_each_entry_rcu(d, mrt_nl_ev_list(mn, b), node) {
 			if (filter && !mrt_addr_eq(&d->addr, &a))
 				continue;
 			if (i++ < cb->args[1])
@@ -638,7 +683,7 @@ stop:
 	rcu_read_unlock();
 	if (filter && !cb->args[3]) {
 		NL_SET_ERR_MSG(cb->extack,
-			       "no destination with that address (none sent to it, or qp_groups_enabled is 0)");
+			       "no destination with that address (none sent to it)");
 		return -ENOENT;
 	}
 	if (err && !skb->len)
@@ -752,9 +797,11 @@ static int mrt_deny_lift(struct mrt_net *mn, const struct mrt_addr *a,
 	return 0;
 }
 
-/* Under mn->lock: the EVs lo..hi of destinations at a, in list h. */
+/* Under mn->lock: the EVs lo..hi of destinations at a, in list h; their
+ * events go to q.
+ */
 static void mrt_deny_walk(struct hlist_head *h, const struct mrt_addr *a,
-			  u16 lo, u16 hi, bool deny)
+			  u16 lo, u16 hi, bool deny, struct sk_buff_head *q)
 {
 	unsigned int base, p, last;
 	struct mrt_dest *d;
@@ -765,12 +812,14 @@ static void mrt_deny_walk(struct hlist_head *h, const struct mrt_addr *a,
 		base = d->evs.p.base;
 		last = min_t(unsigned int, hi, base + d->evs.p.count - 1);
 		spin_lock(&d->lock);
+		d->ntf_defer = q;
 		for (p = max_t(unsigned int, lo, base); p <= last; p++) {
 			if (deny)
 				mrt_ev_deny(&d->evs, p - base);
 			else
 				mrt_ev_allow(&d->evs, p - base);
 		}
+		d->ntf_defer = NULL;
 		spin_unlock(&d->lock);
 	}
 }
@@ -796,6 +845,7 @@ static int mrt_nl_ev_set_doit(struct sk_buff *skb, struct genl_info *info)
 	struct mrt_net *mn = mrt_net(genl_info_net(info));
 	struct nlattr *tb[MRT_NL_EV_A_MAX + 1];
 	struct nlattr *top = info->attrs[MRT_NL_A_EV];
+	struct sk_buff_head q;
 	struct mrt_deny *n;
 	struct hlist_head *h;
 	struct mrt_addr a;
@@ -844,18 +894,24 @@ static int mrt_nl_ev_set_doit(struct sk_buff *skb, struct genl_info *info)
 	if (!n)
 		return -ENOMEM;
 	h = &mn->dests[mrt_dest_hash(&a)];
+	__skb_queue_head_init(&q);
 	spin_lock_bh(&mn->lock);
 	err = deny ? mrt_deny_add(mn, &a, lo, hi, &n) :
 		     mrt_deny_lift(mn, &a, lo, hi, &n);
 	if (!err) {
-		mrt_deny_walk(h, &a, lo, hi, deny);
-		mrt_deny_walk(&mn->solo, &a, lo, hi, deny);
+		mrt_deny_walk(h, &a, lo, hi, deny, &q);
+		mrt_deny_walk(&mn->solo, &a, lo, hi, deny, &q);
 	}
 	spin_unlock_bh(&mn->lock);
 	kfree(n);
+	mrt_nl_ev_flush(mn->net, &q);
 	if (err) {
-		GENL_SET_ERR_MSG(info,
-				 "too many deny rules in this namespace (256); allow some first");
+		if (deny)
+			GENL_SET_ERR_MSG(info,
+					 "too many deny rules in this namespace (256); allow some first");
+		else
+			GENL_SET_ERR_MSG(info,
+					 "this allow splits a rule, and the namespace has 256 already; allow a range that ends at one of the rule's ends");
 		return err;
 	}
 	if (!deny) {

@@ -87,12 +87,22 @@ trap cleanup_all EXIT
 defer() { CLEANUP+=("$*"); }
 
 # setup_ns VAR...: create uniquely named netns with lo up; set VAR to it.
+# Its interfaces send no IPv6 packet of their own after they come up but
+# at once: no router solicitations, no DAD (whose probe waits up to a
+# second), MLD reports all at once (no random delay), so that no such
+# packet lands in a switch queue a test counts after its setup.
 setup_ns() {
-	local var name
+	local var name c
 	for var in "$@"; do
 		name="$var-$(mktemp -u XXXXXX)"
 		ip netns add "$name" || return 1
 		ip -n "$name" link set lo up
+		for c in all default; do
+			echo "net.ipv6.conf.$c.router_solicitations=0"
+			echo "net.ipv6.conf.$c.accept_dad=0"
+			echo "net.ipv6.conf.$c.mldv1_unsolicited_report_interval=0"
+			echo "net.ipv6.conf.$c.mldv2_unsolicited_report_interval=0"
+		done | ip netns exec "$name" sysctl -q -p - >/dev/null || return 1
 		NS_LIST+=("$name")
 		printf -v "$var" '%s' "$name"
 	done

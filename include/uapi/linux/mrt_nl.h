@@ -20,7 +20,9 @@
 
 #define MRT_GENL_NAME		"mrt"
 #define MRT_GENL_VERSION	1
-/* The multicast group of MRT_NL_CMD_EV_NTF; joining it needs no privilege. */
+/* The multicast group of MRT_NL_CMD_EV_NTF; joining it needs CAP_NET_ADMIN
+ * in the namespace's user namespace (each member costs the data path).
+ */
 #define MRT_GENL_MCGRP_EVENTS	"events"
 
 /* Which way a PDC carries data (MRT_NL_PDC_A_ROLE). */
@@ -84,9 +86,9 @@ enum mrt_nl_cmd {
 	 */
 	MRT_NL_CMD_PDC_GET,
 	/*
-	 * dump: the EVs of every destination, or with MRT_NL_A_EV holding
-	 * MRT_NL_EV_A_ADDR, of those at that address (-ENOENT if there is
-	 * none); one
+	 * dump: the EVs of every destination (those of qp_groups_enabled 0
+	 * too, last), or with MRT_NL_A_EV holding MRT_NL_EV_A_ADDR, of those
+	 * at that address (-ENOENT if there is none); one
 	 * message per EV, in port order: MRT_NL_A_NETNS_INUM and
 	 * MRT_NL_A_EV with ADDR, PORT, STATE, USABLE, COUNT, CREDIT,
 	 * LOSS_RUN, PROBE_IN_US and the counters PKTS to CHANGES.
@@ -98,8 +100,9 @@ enum mrt_nl_cmd {
 	 * PORT_LAST), and STATE: DENIED (deny) or GOOD (allow; only a
 	 * DENIED EV changes).  A deny is a rule of the namespace: it holds
 	 * for the destination's EVs now and for any destination created at
-	 * that address later, until an allow of those ports lifts it.  At
-	 * most 256 rules per namespace (-ENOSPC).
+	 * that address later (born DENIED: no event, no counter), until an
+	 * allow of those ports lifts it.  At most 256 rules per namespace
+	 * (-ENOSPC, for a deny, or an allow that would split a rule).
 	 */
 	MRT_NL_CMD_EV_SET,
 	/*
@@ -149,7 +152,9 @@ enum mrt_nl_dest_a {
 	MRT_NL_DEST_A_RCV_CWND_PEN, /* u32: the receiver penalty last seen, 0-127 */
 	MRT_NL_DEST_A_QA_COUNT,	/* u64: Quick Adapt reductions */
 	MRT_NL_DEST_A_FI_COUNT,	/* u64: fast increases */
-	MRT_NL_DEST_A_WAITING,	/* u32: PDCs waiting for room in the window */
+	MRT_NL_DEST_A_WAITING,	/* u32: PDCs waiting for room in the window,
+				 * or for an allow (every EV DENIED)
+				 */
 	MRT_NL_DEST_A_EV_COUNT,	/* u16: its EVs (ev_count when it was made) */
 	MRT_NL_DEST_A_EV_USABLE, /* u16: those GOOD or SKIP */
 	MRT_NL_DEST_A_EV_BASE,	/* u16: its first EV */
