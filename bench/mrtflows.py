@@ -5,14 +5,20 @@ that times each whole message it receives, and clients that send their
 messages at an agreed wall-clock time.
 
   mrtflows.py server ADDR EP --count N [--timeout S] [--rcvbuf B] [--ready F]
+                     [--idle S] [--times]
   mrtflows.py client ADDR EP --count N --size S --start-at NS [--sndbuf B]
+                     [--seconds S]
 
 Each prints one JSON object on stdout.  The server's: msgs, bytes, bad
 (messages of the wrong length or content), first_ns and last_ns (wall
 clock, time.time_ns(), when the first and the last message was read
-whole), and per_peer (messages per sender address).  A client's:
-start_ns, end_ns (its last sendmsg returned), errors (error-queue
-reports; a benchmark message that cannot be delivered is a failed case).
+whole), and per_peer (messages per sender address); with --times also
+times_ns, each message's (the multipath bench's completions over time).
+With --idle the server ends, successfully, once no message came for that
+long after the first (for a timed client, whose count is a bound).  A
+client's: start_ns, end_ns (its last sendmsg returned), sent, errors
+(error-queue reports; a benchmark message that cannot be delivered is a
+failed case); with --seconds it stops sending after that long.
 Every message is SIZE bytes: an 8-byte sequence number, then a pattern
 the server checks.
 """
@@ -49,13 +55,20 @@ def server(a):
     body = None
     out = {"msgs": 0, "bytes": 0, "bad": 0, "first_ns": None, "last_ns": None,
            "per_peer": {}}
+    times = []
     deadline = time.monotonic() + a.timeout
+    idle = False
     while out["msgs"] < a.count:
         left = deadline - time.monotonic()
+        if a.idle and out["msgs"]:
+            left = min(left, a.idle)
         if left <= 0 or not select.select([s], [], [], left)[0]:
+            idle = bool(a.idle and out["msgs"])
             break
         n, peer = s.recvfrom_into(buf)
         now = time.time_ns()
+        if a.times:
+            times.append(now)
         if out["first_ns"] is None:
             out["first_ns"] = now
         out["last_ns"] = now
@@ -66,9 +79,11 @@ def server(a):
             body = pattern(max(n - 8, 0))
         if n != a.size or buf[8:n] != body:
             out["bad"] += 1
+    if a.times:
+        out["times_ns"] = times
     json.dump(out, sys.stdout)
     print()
-    return 0 if out["msgs"] == a.count else 1
+    return 0 if out["msgs"] == a.count or idle else 1
 
 
 def client(a):
@@ -80,15 +95,20 @@ def client(a):
     if wait > 0:
         time.sleep(wait)
     start = time.time_ns()
+    stop = start + int(a.seconds * 1e9) if a.seconds else None
+    sent = 0
     for i in range(a.count):
+        if stop and time.time_ns() >= stop:
+            break
         s.sendto(struct.pack("!Q", i) + body, (a.addr, a.ep))
+        sent += 1
     end = time.time_ns()
     # Every message confirmed or failed: the error queue says which.
     done, errors = 0, []
     deadline = time.monotonic() + a.timeout
     p = select.poll()
     p.register(s, select.POLLERR)
-    while done < a.count and time.monotonic() < deadline:
+    while done < sent and time.monotonic() < deadline:
         if not p.poll(1000):
             continue
         try:
@@ -102,10 +122,10 @@ def client(a):
             done += 1
             if err:
                 errors.append(os.strerror(err))
-    json.dump({"start_ns": start, "end_ns": end, "confirmed": done - len(errors),
-               "errors": errors}, sys.stdout)
+    json.dump({"start_ns": start, "end_ns": end, "sent": sent,
+               "confirmed": done - len(errors), "errors": errors}, sys.stdout)
     print()
-    return 0 if done == a.count and not errors else 1
+    return 0 if done == sent and not errors else 1
 
 
 def main():
@@ -122,6 +142,9 @@ def main():
     ap.add_argument("--rcvbuf", type=int, default=64 << 20)
     ap.add_argument("--sndbuf", type=int, default=16 << 20)
     ap.add_argument("--ready")
+    ap.add_argument("--idle", type=float, default=0)
+    ap.add_argument("--times", action="store_true")
+    ap.add_argument("--seconds", type=float, default=0)
     a = ap.parse_args()
     return server(a) if a.mode == "server" else client(a)
 

@@ -125,16 +125,7 @@ class Topo:
         self.link(self.o, "o0", 1, self.p, "p0", 2, 201)
 
     def destroy(self):
-        for ns in self.all:
-            subprocess.run(["ip", "netns", "pids", ns], capture_output=True)
-            pids = subprocess.run(["ip", "netns", "pids", ns], capture_output=True,
-                                  text=True).stdout.split()
-            for p in pids:
-                try:
-                    os.kill(int(p), signal.SIGKILL)
-                except (ProcessLookupError, ValueError):
-                    pass
-            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+        destroy_ns(self.all)
 
     def port(self, opts):
         subprocess.run(["tc", "-n", self.r, "qdisc", "del", "dev", "rb", "root"],
@@ -682,6 +673,255 @@ def run_mrt(topo, doc, load, reps, secs, port_opts, path_us, nmsgs):
     return mrt
 
 
+# Multipath (Documentation/benchmarks.rst, "mrt multipath"): the tests'
+# topology (selftests/vm/lib.sh multipath_topo: S - R - W1..W4 - D, R's
+# route hashed on L4), each path a sch_fabric port of MP_RATE Mbit/s
+# marking ECN, so that the four ports, not the VM, are the bottleneck.
+MP_PATHS = 4
+MP_RATE = 50
+MP_PORT = f"rate {MP_RATE}mbit limit 256kb ecn_min 16kb ecn_max 48kb"
+MP_DST = "198.18.30.1"
+MRT_MP = {"data_rate_mbps": 1000, "config_base_rtt_ns": 0, "rto_min_us": 20000,
+          "pdc_idle_ms": 60000, "ev_count": 32}
+MP_MSG = 262144
+# Each path's transmitted bytes, read in its switch's namespace.
+PATH_READER = ("import sys, time\n"
+               "f = open('/sys/class/net/wd/statistics/tx_bytes')\n"
+               "while True:\n"
+               "    f.seek(0)\n"
+               "    print(time.time_ns(), f.read().strip(), flush=True)\n"
+               "    time.sleep(0.05)\n")
+
+
+def destroy_ns(nss):
+    for ns in nss:
+        pids = subprocess.run(["ip", "netns", "pids", ns], capture_output=True,
+                              text=True).stdout.split()
+        for p in pids:
+            try:
+                os.kill(int(p), signal.SIGKILL)
+            except (ProcessLookupError, ValueError):
+                pass
+        subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+
+
+class MpTopo:
+    """multipath_topo's namespaces, built by lib.sh itself (the recipe the
+    tests and users share), kept after its shell exits."""
+
+    def build(self):
+        names = ["S", "R", "D"] + [f"W{i}" for i in range(1, MP_PATHS + 1)]
+        out = sh("bash", "-c", f"source {TOP}/selftests/vm/lib.sh && trap - EXIT && "
+             f"multipath_topo {MP_PATHS} >&2 && declare -p {' '.join(names)}")
+        self.ns = {}
+        for line in out.splitlines():
+            k, _, v = line.split(" ", 2)[2].partition("=")
+            self.ns[k] = v.strip('"')
+        if set(self.ns) != set(names):
+            raise RuntimeError(f"multipath_topo gave {out!r}")
+        self.s, self.d = self.ns["S"], self.ns["D"]
+        self.w = [self.ns[f"W{i}"] for i in range(1, MP_PATHS + 1)]
+        for i in range(MP_PATHS):
+            self.port(i, MP_PORT)
+
+    def destroy(self):
+        destroy_ns(getattr(self, "ns", {}).values())
+
+    def port(self, i, opts):
+        sh("tc", "-n", self.w[i], "qdisc", "replace", "dev", "wd", "root", "fabric",
+           *opts.split(), env=TC_ENV)
+
+    def fail(self, i):
+        sh("tc", "-n", self.w[i], "qdisc", "replace", "dev", "wd", "root", "netem", "loss",
+           "100%")
+
+
+class PathBytes:
+    """Each path's bytes every 50 ms, from a reader in each switch."""
+
+    def __init__(self, topo):
+        self.files = [tempfile.TemporaryFile(mode="w+") for _ in topo.w]
+        self.procs = [subprocess.Popen(["ip", "netns", "exec", w, "python3", "-c", PATH_READER],
+                                       stdout=f, text=True)
+                      for w, f in zip(topo.w, self.files)]
+
+    def stop(self):
+        for p in self.procs:
+            p.terminate()
+            p.wait(timeout=10)
+        out = []
+        for f in self.files:
+            f.seek(0)
+            out.append([[int(x) for x in line.split()] for line in f if len(line.split()) == 2])
+        return out
+
+    @staticmethod
+    def between(series, t0, t1):
+        """Bytes each path sent from t0 to t1 (ns), from its samples."""
+        def at(ser, t):
+            prev = ser[0][1] if ser else 0
+            for ts, b in ser:
+                if ts > t:
+                    break
+                prev = b
+            return prev
+        return [at(ser, t1) - at(ser, t0) for ser in series]
+
+
+def mp_wait_ready(path, proc, what):
+    deadline = time.monotonic() + 30
+    while not os.path.exists(path):
+        if time.monotonic() > deadline or proc.poll() is not None:
+            proc.kill()
+            raise RuntimeError(f"{what} did not start")
+        time.sleep(0.05)
+
+
+def run_mp_goodput(topo, kind, secs):
+    """One transfer of secs over the four paths: mrt spraying over
+    ev_count 32 EVs, mrt on one EV, or TCP cubic or nscc with four flows
+    (one per path if the hash spreads their ports so; the per-path bytes
+    show whether it did)."""
+    if kind.startswith("mrt"):
+        mrt_set([topo.s, topo.d], dict(MRT_MP, ev_count=32 if kind == "mrt-spray" else 1))
+    paths = PathBytes(topo)
+    time.sleep(1.5)                 # the readers start under TCG
+    if kind.startswith("mrt"):
+        srv = subprocess.Popen(["ip", "netns", "exec", topo.d, MRTPERF, "-s", "-B", MP_DST,
+                                "-p", "7300"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+        if not srv.stdout.readline().startswith("mrtperf: listening"):
+            raise RuntimeError(f"mrtperf server did not start: {srv.stderr.read()}")
+        t0 = time.time_ns()
+        try:
+            r = json.loads(sh(MRTPERF, "-c", MP_DST, "-p", "7300", "-l", "65536", "-n",
+                              "100000000", "-t", str(secs), "-j", ns=topo.s))
+        finally:
+            srv.terminate()
+            srv.wait(timeout=10)
+        t1 = time.time_ns()
+        goodput = r["goodput_gbps"] * 1e3
+    else:
+        cc = kind.split("-")[1]
+        if cc == "nscc":
+            for ns in (topo.s, topo.d):
+                sysctl(ns, "net.nscc.data_rate_mbps", 0)
+                sysctl(ns, "net.nscc.config_base_rtt_ns", 0)
+        srv = Server(topo.d, MP_DST, 6500)
+        start = time.time_ns() + LEAD_NS
+        t0 = start
+        res = clients([(topo.s, MP_DST, 6500, "--cc", cc, "--seconds", str(secs),
+                        "--start-at", str(start), "--notsent-lowat", "131072")
+                       for _ in range(MP_PATHS)])
+        srv.stop(MP_PATHS)
+        t1 = time.time_ns()
+        goodput = sum(r["bytes"] * 8 / ((r["end_ns"] - r["start_ns"]) / 1e9) for r in res) / 1e6
+    per = PathBytes.between(paths.stop(), t0, t1)
+    total = sum(per) or 1
+    return {"goodput_mbit": goodput, "capacity_mbit": MP_RATE * MP_PATHS,
+            "goodput_frac": goodput / (MP_RATE * MP_PATHS),
+            "path_share": [round(b / total, 3) for b in per]}
+
+
+def run_mp_failover(topo, secs):
+    """mrt spraying (ev_count 32) for secs; path 2 fails at a third of it
+    and is repaired at two thirds.  Goodput while it is down as a fraction
+    of the three paths left (from 0.5 s after the failure to the repair),
+    the time from the failure to the first message completed after it, the
+    longest gap between completions around it, and each path's Mbit/s
+    over time."""
+    mrt_set([topo.s, topo.d], MRT_MP)
+    before = mrt_snmp(topo.s)
+    paths = PathBytes(topo)
+    with tempfile.TemporaryDirectory() as d:
+        ready = os.path.join(d, "ready")
+        srv = subprocess.Popen(["ip", "netns", "exec", topo.d, "python3", MRTFLOWS, "server",
+                                MP_DST, "7301", "--count", "1000000000", "--size",
+                                str(MP_MSG), "--max-size", str(MP_MSG), "--idle", "5",
+                                "--times", "--timeout", str(secs + 60), "--ready", ready],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        mp_wait_ready(ready, srv, "mrt failover server")
+        start = time.time_ns() + LEAD_NS
+        cli = subprocess.Popen(["ip", "netns", "exec", topo.s, "python3", MRTFLOWS, "client",
+                                MP_DST, "7301", "--count", "1000000000", "--size",
+                                str(MP_MSG), "--seconds", str(secs), "--sndbuf",
+                                str(4 << 20), "--start-at", str(start)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        fail_ns, repair_ns = start + int(secs / 3 * 1e9), start + int(2 * secs / 3 * 1e9)
+        time.sleep(max(0, (fail_ns - time.time_ns()) / 1e9))
+        topo.fail(1)
+        fail_ns = time.time_ns()
+        time.sleep(max(0, (repair_ns - time.time_ns()) / 1e9))
+        topo.port(1, MP_PORT)
+        repair_ns = time.time_ns()
+        o, e = cli.communicate(timeout=secs + 120)
+        if cli.returncode:
+            srv.kill()
+            raise RuntimeError(f"mrt failover client failed: {o.strip()} {e.strip()}")
+        c = json.loads(o)
+        o, e = srv.communicate(timeout=120)
+        if srv.returncode:
+            raise RuntimeError(f"mrt failover server failed: {e.strip()}")
+        res = json.loads(o)
+    series = paths.stop()
+    if res["bad"] or res["msgs"] != c["sent"] or c["errors"]:
+        raise RuntimeError(f"mrt failover: sent {c['sent']}, received {res['msgs']}, "
+                           f"{res['bad']} damaged, errors {c['errors']}")
+    times = res["times_ns"]
+
+    def goodput(t0, t1):
+        n = sum(1 for t in times if t0 <= t < t1)
+        return n * MP_MSG * 8 / ((t1 - t0) / 1e9) / 1e6 if t1 > t0 else None
+
+    after = [t for t in times if t >= fail_ns]
+    near = [fail_ns] + [t for t in times if fail_ns <= t < fail_ns + int(3e9)]
+    gaps = [b - a for a, b in zip(near, near[1:])]
+    healthy = goodput(start + int(0.5e9), fail_ns)
+    down = goodput(fail_ns + int(0.5e9), repair_ns)
+    back = goodput(repair_ns + int(1e9), c["end_ns"])
+    cnt = {k: mrt_snmp(topo.s).get(k, 0) - before.get(k, 0) for k in
+           ("ev_to_assumed_bad", "ev_probed_good", "probes_out", "rtx_rto",
+            "total_rto_events", "rtx_sack", "msgs_failed")}
+    # each path's Mbit/s in 100 ms bins from the start
+    bins = []
+    t = start
+    while t < c["end_ns"] + int(0.5e9):
+        per = PathBytes.between(series, t, t + int(1e8))
+        bins.append([round((t - start) / 1e9, 2)] + [round(b * 8 / 1e5, 1) for b in per])
+        t += int(1e8)
+    return {"msgs": res["msgs"], "healthy_mbit": healthy, "down_mbit": down,
+            "back_mbit": back, "healthy_frac": healthy / (MP_RATE * MP_PATHS) if healthy else None,
+            "down_frac_of_left": down / (MP_RATE * (MP_PATHS - 1)) if down else None,
+            "first_after_ms": (after[0] - fail_ns) / 1e6 if after else None,
+            "stall_ms": max(gaps) / 1e6 if gaps else None,
+            "fail_s": round((fail_ns - start) / 1e9, 2),
+            "repair_s": round((repair_ns - start) / 1e9, 2), "paths": bins, **cnt}
+
+
+def run_multipath(doc, load, reps, secs):
+    """Every multipath case on one topology."""
+    topo = MpTopo()
+    out = {"rate_mbit": MP_RATE, "paths": MP_PATHS, "port": MP_PORT, "attrs": dict(MRT_MP),
+           "msg_bytes": MP_MSG, "runs": []}
+    try:
+        topo.build()
+        for kind in ("mrt-spray", "mrt-one-ev", "tcp-cubic", "tcp-nscc"):
+            for rep in range(reps):
+                r = measure(doc, load, f"multipath {kind}", run_mp_goodput, topo, kind, secs)
+                out["runs"].append({"case": "mp_goodput", "algo": kind, "rep": rep, **r})
+                log(f"multipath {kind} rep {rep}: {r['goodput_mbit']:.0f} Mbit/s of "
+                    f"{r['capacity_mbit']}, path shares {r['path_share']}")
+        for rep in range(reps):
+            r = measure(doc, load, "multipath failover", run_mp_failover, topo, 3 * secs)
+            out["runs"].append({"case": "mp_failover", "algo": "mrt", "rep": rep, **r})
+            log(f"multipath failover rep {rep}: {r['down_mbit']} Mbit/s with a path down "
+                f"({r['down_frac_of_left']} of the rest), first message {r['first_after_ms']} "
+                f"ms after the failure, longest gap {r['stall_ms']} ms")
+    finally:
+        topo.destroy()
+    return out
+
+
 def calibrate(topo, rates, secs):
     """One dctcp flow through the port at each rate (ECN from 250 us of the
     rate): its srtt (median of samples after 0.5 s), the port's steady
@@ -840,7 +1080,7 @@ def main():
     ap.add_argument("--rate-mbit", type=int, help="the port's rate (default: calibrated)")
     ap.add_argument("--vm-delay-max-pkts", type=float, default=VM_DELAY_MAX_PKTS)
     ap.add_argument("--host-load", default="", help="scripts/bench's host load file")
-    ap.add_argument("--cases", default="long,incast,join,ordinary,mrt",
+    ap.add_argument("--cases", default="long,incast,join,ordinary,mrt,multipath",
                     help="comma-separated cases to run (default: all)")
     a = ap.parse_args()
     reps = 1 if a.quick else 3
@@ -931,6 +1171,8 @@ def main():
         if "mrt" in cases:
             doc["mrt"] = run_mrt(topo, doc, load, reps, 2.0 if a.quick else 3.0, port_opts,
                                  chosen["path_rtt_us"], incast_bytes >> 20)
+        if "multipath" in cases:
+            doc["multipath"] = run_multipath(doc, load, reps, 2.0 if a.quick else 3.0)
         with open(NSCC_FLAVOUR, "w") as f:
             f.write("uet")
         del doc["out"]
