@@ -32,6 +32,7 @@ CCREPLAY    := tools/ccreplay/ccreplay
 TC_PLUGIN   := tools/tc/q_fabric.so
 FABCTL      := tools/fabctl/fabctl
 MRTPERF     := tools/mrtperf/mrtperf
+MRT_FAULT   := tools/bpf/mrt_fault.bpf.o
 # Where Debian's tc looks for q_<kind>.so.
 TC_LIBDIR   ?= /usr/lib/$(shell $(CC) -print-multiarch)/tc
 UNIT_TESTS  := selftests/unit/nscc_test selftests/unit/dcqcn_test selftests/unit/swift_test \
@@ -47,7 +48,8 @@ all: modules tools tests
 # Everything that compiles waits for deps (apt-get: the compiler, the kernel
 # headers): under make -jN nothing may start before the headers exist.  An
 # order-only prerequisite, so a finished deps never forces a rebuild.
-modules sparse $(CCREPLAY) $(TC_PLUGIN) $(FABCTL) $(MRTPERF) $(UNIT_TESTS) bench/microbench: | deps
+modules sparse $(CCREPLAY) $(TC_PLUGIN) $(FABCTL) $(MRTPERF) $(MRT_FAULT) $(UNIT_TESTS) \
+	bench/microbench: | deps
 
 help:
 	@sed -n "3,17p" Makefile | sed 's/^# \{0,1\}//'
@@ -59,7 +61,7 @@ modules:
 	@test -n "$(KVER)" || { echo "make: no Debian 6.1 kernel with headers found (scripts/kver)"; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=$(W) modules
 
-tools: $(CCREPLAY) $(TC_PLUGIN) $(FABCTL) $(MRTPERF)
+tools: $(CCREPLAY) $(TC_PLUGIN) $(FABCTL) $(MRTPERF) $(MRT_FAULT)
 
 tests: $(UNIT_TESTS)
 
@@ -78,6 +80,10 @@ $(FABCTL): tools/fabctl/main.c tools/fabctl/nl.c tools/fabctl/json.c tools/fabct
 	   include/uapi/linux/mrt_nl.h
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Wmissing-prototypes \
 		-Iinclude/uapi -o $@ $(filter %.c,$^) $$(pkg-config --cflags --libs libmnl)
+
+# The per-EV fault injector (tc-BPF), for clang's BPF target.
+$(MRT_FAULT): tools/bpf/mrt_fault.bpf.c
+	clang -O2 -g -Wall -target bpf -I/usr/include/$$(gcc -dumpmachine) -c -o $@ $<
 
 $(MRTPERF): tools/mrtperf/mrtperf.c
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Wmissing-prototypes \
@@ -131,4 +137,4 @@ checkpatch:
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
-	rm -f $(CCREPLAY) $(TC_PLUGIN) $(FABCTL) $(MRTPERF) $(UNIT_TESTS) bench/microbench
+	rm -f $(CCREPLAY) $(TC_PLUGIN) $(FABCTL) $(MRTPERF) $(MRT_FAULT) $(UNIT_TESTS) bench/microbench

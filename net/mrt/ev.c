@@ -23,7 +23,7 @@ int mrt_evset_init(struct mrt_evset *s, const struct mrt_ev_params *p,
 	unsigned int i;
 	u32 step;
 
-	if (!p->count || p->count > MRT_EV_COUNT_MAX ||
+	if (!p->base || !p->count || p->count > MRT_EV_COUNT_MAX ||
 	    (u32)p->base + p->count > 65536 || p->policy > MRT_EV_REPS)
 		return -1;
 	memset(s, 0, sizeof(*s));

@@ -124,8 +124,8 @@ static inline unsigned int mrt_evset_bytes(u16 count)
 	return count * (sizeof(struct mrt_ev) + sizeof(u16));
 }
 
-/* 0, or -1 if the parameters are not valid (count 0 or too many, ports
- * beyond 65535, an unknown policy).  mem: mrt_evset_bytes(count), any
+/* 0, or -1 if the parameters are not valid (base 0, count 0 or too many,
+ * ports beyond 65535, an unknown policy).  mem: mrt_evset_bytes(count), any
  * contents.  seed varies the order between sets.
  */
 int mrt_evset_init(struct mrt_evset *s, const struct mrt_ev_params *p,

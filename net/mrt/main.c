@@ -148,6 +148,7 @@ static int __net_init mrt_net_init(struct net *net)
 	mn->fn = fabric_net(&mrt_fabric, net);
 	mutex_init(&mn->tun_lock);
 	spin_lock_init(&mn->lock);
+	mutex_init(&mn->ev_set_lock);
 	INIT_HLIST_HEAD(&mn->solo);
 	INIT_LIST_HEAD(&mn->deny);
 	xa_init(&mn->pdcs);

@@ -170,6 +170,9 @@ struct mrt_net {
 	atomic_t tun_puts;		/* closed sockets' puts, for tun_work */
 	struct work_struct tun_work;
 	spinlock_t lock;		/* eps, dests, solo, deny */
+	struct mutex ev_set_lock;	/* EV_SETs one at a time: their events
+					 * in the order of their changes
+					 */
 	struct hlist_head eps[1 << MRT_EP_HASH_BITS];
 	struct hlist_head dests[1 << MRT_DEST_HASH_BITS];
 	struct hlist_head solo;		/* destinations not grouped */
@@ -237,8 +240,10 @@ struct mrt_sock {
 	bool connected;
 	bool ordered;			/* MRT_ORDERED */
 	bool confirm;			/* MRT_CONFIRM */
-	u16 ev_base;			/* MRT_EVS; ev_count 0: the netns's */
-	u16 ev_count;
+	u32 evs;			/* MRT_EVS: base << 16 | count, one
+					 * word so that a reader never sees
+					 * half of a change; 0: the netns's
+					 */
 	u8 family;
 	struct mrt_addr addr;		/* bound address, or any */
 	struct mrt_addr peer;		/* connect()'s */

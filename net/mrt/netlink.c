@@ -49,6 +49,9 @@ enum mrt_mcgrp {
 /* Joining needs CAP_NET_ADMIN: every member costs the data path an
  * allocation per EV state change.
  */
+#ifndef GENL_MCAST_CAP_NET_ADMIN	/* Debian's 6.1 before 6.1.69 */
+#define GENL_MCAST_CAP_NET_ADMIN 0
+#endif
 static const struct genl_multicast_group mrt_mcgrps[] = {
 	[MRT_MCGRP_EVENTS] = { .name = MRT_GENL_MCGRP_EVENTS,
 			       .flags = GENL_MCAST_CAP_NET_ADMIN },
@@ -532,6 +535,9 @@ cancel:
 
 #undef EV_U64
 
+/* EV_NTFs one EV_SET holds until it lets go of its locks, at most. */
+#define MRT_NTF_DEFER_MAX	4096
+
 /* An EV_NTF's size: the header, the netns and the nest of seven. */
 static size_t mrt_nl_ev_ntf_size(void)
 {
@@ -560,7 +566,11 @@ void mrt_nl_ev_notify(struct mrt_dest *d, unsigned int i, u8 from, u8 to,
 		return;
 	}
 	if (d->ntf_defer) {
-		__skb_queue_tail(d->ntf_defer, skb);
+		/* a bound on what one EV_SET holds: past it, events go */
+		if (skb_queue_len(d->ntf_defer) < MRT_NTF_DEFER_MAX)
+			__skb_queue_tail(d->ntf_defer, skb);
+		else
+			nlmsg_free(skb);
 		return;
 	}
 	genlmsg_multicast_netns(&mrt_genl_family, net, skb, 0,
@@ -895,6 +905,7 @@ static int mrt_nl_ev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		return -ENOMEM;
 	h = &mn->dests[mrt_dest_hash(&a)];
 	__skb_queue_head_init(&q);
+	mutex_lock(&mn->ev_set_lock);
 	spin_lock_bh(&mn->lock);
 	err = deny ? mrt_deny_add(mn, &a, lo, hi, &n) :
 		     mrt_deny_lift(mn, &a, lo, hi, &n);
@@ -905,6 +916,7 @@ static int mrt_nl_ev_set_doit(struct sk_buff *skb, struct genl_info *info)
 	spin_unlock_bh(&mn->lock);
 	kfree(n);
 	mrt_nl_ev_flush(mn->net, &q);
+	mutex_unlock(&mn->ev_set_lock);
 	if (err) {
 		if (deny)
 			GENL_SET_ERR_MSG(info,

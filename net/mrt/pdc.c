@@ -94,7 +94,8 @@ static struct mrt_dest *mrt_dest_hold(struct hlist_head *h,
 static struct mrt_dest *mrt_dest_get(struct mrt_net *mn, struct mrt_sock *ms,
 				     const struct mrt_addr *a, gfp_t gfp)
 {
-	u16 own_base = READ_ONCE(ms->ev_base), own_count = READ_ONCE(ms->ev_count);
+	u32 evs = READ_ONCE(ms->evs);
+	u16 own_base = evs >> 16, own_count = evs & 0xffff;
 	bool own = own_count;
 	u8 family = ms->family;
 	bool grouped = mrt_attr(mn, MRT_A_qp_groups_enabled);

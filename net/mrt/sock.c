@@ -602,11 +602,15 @@ static int mrt_setsockopt(struct socket *sock, int level, int optname,
 		    (evs.count && (!evs.base ||
 				   (u32)evs.base + evs.count - 1 > U16_MAX)))
 			return -EINVAL;
+		/* source ports below ip_unprivileged_port_start are a
+		 * privileged bind's, as for any UDP socket
+		 */
+		if (evs.count &&
+		    inet_port_requires_bind_service(sock_net(sock->sk), evs.base) &&
+		    !ns_capable(sock_net(sock->sk)->user_ns, CAP_NET_BIND_SERVICE))
+			return -EACCES;
 		/* for the PDCs opened from now on */
-		spin_lock_bh(&ms->lock);
-		WRITE_ONCE(ms->ev_base, evs.count ? evs.base : 0);
-		WRITE_ONCE(ms->ev_count, evs.count);
-		spin_unlock_bh(&ms->lock);
+		WRITE_ONCE(ms->evs, evs.count ? (u32)evs.base << 16 | evs.count : 0);
 		return 0;
 	}
 	if (optlen < sizeof(int))
@@ -691,10 +695,9 @@ static int mrt_getsockopt(struct socket *sock, int level, int optname,
 			return -EFAULT;
 		return 0;
 	case MRT_EVS:
-		spin_lock_bh(&ms->lock);
-		evs.base = ms->ev_base;
-		evs.count = ms->ev_count;
-		spin_unlock_bh(&ms->lock);
+		val = READ_ONCE(ms->evs);
+		evs.base = (u32)val >> 16;
+		evs.count = val & 0xffff;
 		len = min_t(unsigned int, len, sizeof(evs));
 		if (put_user(len, optlen) || copy_to_user(optval, &evs, len))
 			return -EFAULT;

@@ -49,5 +49,15 @@ touch "$MRT_J/go.20"
 wait $xfer
 mrt_xfer_ok own 40 && mrt_confirmed own 40 && jq -e '.evs == [50000, 4]' "$MRT_J/own.cli" >/dev/null
 check $? "MRT_EVS: 40 messages once each, intact, confirmed; getsockopt gives the set back"
+# A set below ip_unprivileged_port_start is a privileged bind's.
+evs53='import socket, struct
+s = socket.socket(socket.AF_INET, 4, 253)
+try:
+    s.setsockopt(253, 5, struct.pack("=HH", 53, 4)); print(0)
+except OSError as e:
+    print(e.errno)'
+[[ $(ip netns exec "$S" setpriv --reuid=65534 --regid=65534 --clear-groups python3 -c "$evs53") == 13 &&
+   $(ip netns exec "$S" python3 -c "$evs53") == 0 ]]
+check $? "MRT_EVS from port 53: EACCES without CAP_NET_BIND_SERVICE, accepted with it"
 mrt_snmp "$S"
 exit $RET
