@@ -11,6 +11,8 @@ and the core microbenchmark (bench/microbench) to
   PREFIX-nscc.png      one nscc run: each flow's window and the port's queue
   PREFIX-failover.png  mrt over four paths: each path's Mbit/s through a
                        path's failure and repair
+  PREFIX-mrt-incast.png  mrt's incast with and without trimming: the
+                       senders' windows and the port's queue
 
   report.py --raw RAW.json --micro MICRO.json --versions VERSIONS.json --out PREFIX
 """
@@ -124,7 +126,7 @@ def mrt_summary(mrt):
             for k, rs in out.items()}
 
 
-def mrt_markdown(raw):
+def mrt_markdown(raw, base):
     mrt = raw["mrt"]
     s = mrt_summary(mrt)
     ln = ["\n## mrt, the transport\n",
@@ -181,6 +183,8 @@ def mrt_markdown(raw):
                   f"{fmt(x['total_rtx_sack'])} / {fmt(x['rtx_rto'])} "
                   f"| {fmt(x['total_qa_count'])} | {fmt(x['drops'])} "
                   f"| {delay(x['p99_us'])} |")
+    if mrt.get("timeseries"):
+        ln.append(f"\n![mrt incast: windows and queue]({base}-mrt-incast.png)")
     for o in mrt["ordinary"]:
         prof = o.get("profile")
         if prof:
@@ -241,6 +245,31 @@ def mp_markdown(raw, base):
                   f"{fmt(sp['total_rto_events'])} |")
         ln.append(f"\n![per-path Mbit/s through a failure]({base}-failover.png)")
     return ln
+
+
+def mrt_incast_plot(raw, path):
+    ts = raw["mrt"]["timeseries"]
+    cases = [c for c in ("mrt_incast_trim", "mrt_incast_notrim") if c in ts]
+    fig, axes = plt.subplots(2, len(cases), figsize=(5 * len(cases), 5), sharex="col",
+                             squeeze=False)
+    for j, case in enumerate(cases):
+        w, q = ts[case]["window"], ts[case]["queue"]
+        a1, a2 = axes[0][j], axes[1][j]
+        for lid in sorted({p[2] for p in w}):
+            pts = [p for p in w if p[2] == lid]
+            a1.plot([p[0] for p in pts], [p[1] / 1000 for p in pts], lw=0.7)
+        a1.set_title(f"{'with' if case.endswith('_trim') else 'without'} trimming: "
+                     f"{len({p[2] for p in w})} senders' windows")
+        a1.set_ylabel("window (kB)")
+        a1.grid(alpha=0.3)
+        a2.plot([p[0] for p in q], [p[1] / 1000 for p in q], lw=0.8, color="tab:red")
+        a2.set_ylabel("port backlog (kB)")
+        a2.set_xlabel(f"time from the start (s); the queue in {len(q)} samples of tc "
+                      "(50 ms apart at best: tc is slow under TCG)")
+        a2.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
 
 
 def failover_plot(raw, path):
@@ -385,7 +414,7 @@ def markdown(raw, cases, summ, micro, versions, prefix):
                           f"{'n/a' if r is None else f'{r:.2f}'} | {fmt(s['srtt_p50_us'])} "
                           f"| {fmt(s['min_rtt_us'])} | {fmt(s['retrans'])} |")
     if raw.get("mrt"):
-        ln += mrt_markdown(raw)
+        ln += mrt_markdown(raw, base)
     if raw.get("multipath"):
         ln += mp_markdown(raw, base)
     if micro:
@@ -485,6 +514,8 @@ def main():
         json.dump(doc, f, indent=1)
     with open(a.out + ".md", "w") as f:
         f.write(markdown(raw, cases, summ, micro, versions, a.out))
+    if raw.get("mrt") and raw["mrt"].get("timeseries"):
+        mrt_incast_plot(raw, a.out + "-mrt-incast.png")
     if raw.get("multipath") and any(r["case"] == "mp_failover"
                                      for r in raw["multipath"]["runs"]):
         failover_plot(raw, a.out + "-failover.png")

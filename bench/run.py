@@ -584,7 +584,7 @@ def run_mrt_ordinary(topo, mtu, secs, reps, doc, load):
                   "profile": profile}
 
 
-def run_mrt_incast(topo, nmsgs, port_opts, trim, path_us):
+def run_mrt_incast(topo, nmsgs, port_opts, trim, path_us, sampler=None):
     """Each of the senders sends nmsgs 1 MiB messages to B at once, through
     the port, whose buffer is MRT_INCAST_LIMIT; with trim, data is
     trimmable and the port trims above three quarters of it.  The last message's arrival against the line-rate ideal,
@@ -615,6 +615,8 @@ def run_mrt_incast(topo, nmsgs, port_opts, trim, path_us):
         # eight python clients to start under TCG: a longer lead than
         # flows.py's (they have been 2 s late with twice LEAD_NS)
         start = time.time_ns() + 4 * LEAD_NS
+        if sampler:
+            sampler.start(time.monotonic() + (start - time.time_ns()) / 1e9)
         procs = [subprocess.Popen(["ip", "netns", "exec", ns, "python3", MRTFLOWS, "client",
                                    RX, "7200", "--count", str(nmsgs), "--start-at",
                                    str(start)],
@@ -628,6 +630,8 @@ def run_mrt_incast(topo, nmsgs, port_opts, trim, path_us):
                 raise RuntimeError(f"mrt incast client failed: {o.strip()} {e.strip()}")
             cli.append(json.loads(o))
         o, e = srv.communicate(timeout=180)
+        if sampler:
+            sampler.stop()
         if srv.returncode:
             raise RuntimeError(f"mrt incast server failed: {o.strip()} {e.strip()}")
         res = json.loads(o)
@@ -664,9 +668,14 @@ def run_mrt(topo, doc, load, reps, secs, port_opts, path_us, nmsgs):
     for trim in (True, False):
         case = "mrt_incast_trim" if trim else "mrt_incast_notrim"
         for rep in range(reps):
+            sampler = MrtSampler(topo) if rep == 0 else None
             r = measure(doc, load, case, run_mrt_incast, topo, nmsgs, port_opts, trim,
-                        path_us)
+                        path_us, sampler)
             mrt["runs"].append({"case": case, "algo": "mrt", "rep": rep, **r})
+            if sampler:
+                mrt.setdefault("timeseries", {})[case] = {
+                    "window": sampler.window(),
+                    "queue": [q for q in sampler.queue if q[0] >= -0.1]}
             log(f"mrt bench: {case} rep {rep}: {r['completion_ms']:.1f} ms "
                 f"(ideal {r['ideal_ms']:.1f}), {r['total_nack_trimmed_rx']} trim NACKs, "
                 f"{r['total_rto_events']} RTOs")
@@ -1044,6 +1053,45 @@ class Sampler:
         pts = [p for p in pts if p[3] == 6000]
         step = max(1, len(pts) // 4000)
         return [[round(t - self.t0, 4), c, s] for t, c, s, _ in pts[::step]]
+
+
+class MrtSampler(Sampler):
+    """The port's backlog every 50 ms and mrt's NSCC updates
+    (mrt:mrt_nscc_update, each sender's window by its PDC), for one mrt
+    incast."""
+
+    def start(self, t0):
+        with open(f"{self.TRACE}/trace_clock", "w") as f:
+            f.write("mono")
+        with open(f"{self.TRACE}/trace", "w") as f:
+            f.write("")
+        with open(f"{self.TRACE}/buffer_size_kb", "w") as f:
+            f.write("8192")
+        with open(f"{self.TRACE}/events/mrt/mrt_nscc_update/enable", "w") as f:
+            f.write("1")
+        self.t0 = t0
+        self.th = threading.Thread(target=self.loop, daemon=True)
+        self.th.start()
+
+    def stop(self):
+        self.stop_ev.set()
+        self.th.join()
+        with open(f"{self.TRACE}/events/mrt/mrt_nscc_update/enable", "w") as f:
+            f.write("0")
+
+    def window(self):
+        """(t_s, cwnd_bytes, lid) of the senders' updates, at most 4000."""
+        pts = []
+        with open(f"{self.TRACE}/trace") as f:
+            for line in f:
+                if "mrt_nscc_update:" not in line:
+                    continue
+                head, _, body = line.partition("mrt_nscc_update:")
+                t = float(head.split()[-1].rstrip(":"))
+                kv = dict(x.split("=", 1) for x in body.split() if "=" in x)
+                pts.append((t, int(kv["cwnd"]), int(kv["lid"])))
+        step = max(1, len(pts) // 4000)
+        return [[round(t - self.t0, 4), c, lid] for t, c, lid in pts[::step]]
 
 
 def save(doc, path):

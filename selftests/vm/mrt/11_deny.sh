@@ -69,6 +69,11 @@ log "# cap: $got"
 check $? "256 deny rules per namespace, one more refused (ENOSPC), an allow lifts them all"
 [[ -z $(fab mrt ev rules) ]]
 check $? "no rule left"
+fab mrt ev deny 2001:db8:30::1 49160-49161 &&
+	[[ $(fab -j mrt ev rules | jq -c '[.[] | [.addr, .port, .port_last]]') == \
+	   '[["2001:db8:30::1",49160,49161]]' ]] &&
+	fab mrt ev allow 2001:db8:30::1 49160-49161 && [[ -z $(fab mrt ev rules) ]]
+check $? "an IPv6 destination's rule: denied, listed, allowed"
 
 fab -j monitor >"$MRT_J/monitor" &
 mon=$!
