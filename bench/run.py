@@ -1008,6 +1008,7 @@ class Sampler:
     """The port's backlog every 50 ms, and the nscc tracepoint, for one run."""
 
     TRACE = "/sys/kernel/tracing"
+    EVENT = "nscc/nscc_update"
 
     def __init__(self, topo):
         self.topo, self.queue, self.stop_ev = topo, [], threading.Event()
@@ -1020,7 +1021,7 @@ class Sampler:
             f.write("")
         with open(f"{self.TRACE}/buffer_size_kb", "w") as f:
             f.write("8192")
-        with open(f"{self.TRACE}/events/nscc/nscc_update/enable", "w") as f:
+        with open(f"{self.TRACE}/events/{self.EVENT}/enable", "w") as f:
             f.write("1")
         self.t0 = t0
         self.th = threading.Thread(target=self.loop, daemon=True)
@@ -1036,7 +1037,7 @@ class Sampler:
     def stop(self):
         self.stop_ev.set()
         self.th.join()
-        with open(f"{self.TRACE}/events/nscc/nscc_update/enable", "w") as f:
+        with open(f"{self.TRACE}/events/{self.EVENT}/enable", "w") as f:
             f.write("0")
 
     def window(self):
@@ -1060,24 +1061,7 @@ class MrtSampler(Sampler):
     (mrt:mrt_nscc_update, each sender's window by its PDC), for one mrt
     incast."""
 
-    def start(self, t0):
-        with open(f"{self.TRACE}/trace_clock", "w") as f:
-            f.write("mono")
-        with open(f"{self.TRACE}/trace", "w") as f:
-            f.write("")
-        with open(f"{self.TRACE}/buffer_size_kb", "w") as f:
-            f.write("8192")
-        with open(f"{self.TRACE}/events/mrt/mrt_nscc_update/enable", "w") as f:
-            f.write("1")
-        self.t0 = t0
-        self.th = threading.Thread(target=self.loop, daemon=True)
-        self.th.start()
-
-    def stop(self):
-        self.stop_ev.set()
-        self.th.join()
-        with open(f"{self.TRACE}/events/mrt/mrt_nscc_update/enable", "w") as f:
-            f.write("0")
+    EVENT = "mrt/mrt_nscc_update"
 
     def window(self):
         """(t_s, cwnd_bytes, lid) of the senders' updates, at most 4000."""

@@ -170,8 +170,8 @@ struct mrt_net {
 	atomic_t tun_puts;		/* closed sockets' puts, for tun_work */
 	struct work_struct tun_work;
 	spinlock_t lock;		/* eps, dests, solo, deny */
-	struct mutex ev_set_lock;	/* EV_SETs one at a time: their events
-					 * in the order of their changes
+	struct mutex ev_set_lock;	/* EV_SETs one at a time: their own
+					 * events in the order of their changes
 					 */
 	struct hlist_head eps[1 << MRT_EP_HASH_BITS];
 	struct hlist_head dests[1 << MRT_DEST_HASH_BITS];
@@ -292,6 +292,7 @@ struct mrt_dest {
 	 * it lets go of mn->lock; NULL: each is sent at once.
 	 */
 	struct sk_buff_head *ntf_defer;
+	bool ntf_lost;			/* some did not fit in it */
 	struct rcu_head rcu;
 };
 

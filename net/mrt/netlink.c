@@ -49,8 +49,8 @@ enum mrt_mcgrp {
 /* Joining needs CAP_NET_ADMIN: every member costs the data path an
  * allocation per EV state change.
  */
-#ifndef GENL_MCAST_CAP_NET_ADMIN	/* Debian's 6.1 before 6.1.69 */
-#define GENL_MCAST_CAP_NET_ADMIN 0
+#ifndef GENL_MCAST_CAP_NET_ADMIN	/* Debian's 6.1 before 6.1.69 named it so */
+#define GENL_MCAST_CAP_NET_ADMIN GENL_UNS_ADMIN_PERM
 #endif
 static const struct genl_multicast_group mrt_mcgrps[] = {
 	[MRT_MCGRP_EVENTS] = { .name = MRT_GENL_MCGRP_EVENTS,
@@ -556,6 +556,13 @@ void mrt_nl_ev_notify(struct mrt_dest *d, unsigned int i, u8 from, u8 to,
 
 	if (!genl_has_listeners(&mrt_genl_family, net, MRT_MCGRP_EVENTS))
 		return;
+	/* a bound on what one EV_SET holds: past it, events go (and the
+	 * group hears ENOBUFS after the flush)
+	 */
+	if (d->ntf_defer && skb_queue_len(d->ntf_defer) >= MRT_NTF_DEFER_MAX) {
+		d->ntf_lost = true;
+		return;
+	}
 	/* softirq or bh off, under d->lock */
 	skb = genlmsg_new(mrt_nl_ev_ntf_size(), GFP_ATOMIC);
 	if (!skb)
@@ -566,25 +573,23 @@ void mrt_nl_ev_notify(struct mrt_dest *d, unsigned int i, u8 from, u8 to,
 		return;
 	}
 	if (d->ntf_defer) {
-		/* a bound on what one EV_SET holds: past it, events go */
-		if (skb_queue_len(d->ntf_defer) < MRT_NTF_DEFER_MAX)
-			__skb_queue_tail(d->ntf_defer, skb);
-		else
-			nlmsg_free(skb);
+		__skb_queue_tail(d->ntf_defer, skb);
 		return;
 	}
 	genlmsg_multicast_netns(&mrt_genl_family, net, skb, 0,
 				MRT_MCGRP_EVENTS, GFP_ATOMIC);
 }
 
-/* An EV_SET's events, once no lock is held. */
-static void mrt_nl_ev_flush(struct net *net, struct sk_buff_head *q)
+/* An EV_SET's events, once no lock is held; lost: some did not fit. */
+static void mrt_nl_ev_flush(struct net *net, struct sk_buff_head *q, bool lost)
 {
 	struct sk_buff *skb;
 
 	while ((skb = __skb_dequeue(q)))
 		genlmsg_multicast_netns(&mrt_genl_family, net, skb, 0,
 					MRT_MCGRP_EVENTS, GFP_KERNEL);
+	if (lost)
+		genl_set_err(&mrt_genl_family, net, 0, MRT_MCGRP_EVENTS, -ENOBUFS);
 }
 
 /* The EV dump's filter: 1 and *a set, 0 for none, or an error. */
@@ -808,11 +813,13 @@ static int mrt_deny_lift(struct mrt_net *mn, const struct mrt_addr *a,
 }
 
 /* Under mn->lock: the EVs lo..hi of destinations at a, in list h; their
- * events go to q.
+ * events go to q; true if some did not fit.
  */
-static void mrt_deny_walk(struct hlist_head *h, const struct mrt_addr *a,
+static bool mrt_deny_walk(struct hlist_head *h, const struct mrt_addr *a,
 			  u16 lo, u16 hi, bool deny, struct sk_buff_head *q)
 {
+	bool lost = false;
+
 	unsigned int base, p, last;
 	struct mrt_dest *d;
 
@@ -830,8 +837,11 @@ static void mrt_deny_walk(struct hlist_head *h, const struct mrt_addr *a,
 				mrt_ev_allow(&d->evs, p - base);
 		}
 		d->ntf_defer = NULL;
+		lost |= d->ntf_lost;
+		d->ntf_lost = false;
 		spin_unlock(&d->lock);
 	}
+	return lost;
 }
 
 /* After an allow: the destinations at a whose data waited may send. */
@@ -858,8 +868,8 @@ static int mrt_nl_ev_set_doit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff_head q;
 	struct mrt_deny *n;
 	struct hlist_head *h;
+	bool deny, lost = false;
 	struct mrt_addr a;
-	bool deny;
 	u16 lo, hi;
 	int err;
 
@@ -910,12 +920,12 @@ static int mrt_nl_ev_set_doit(struct sk_buff *skb, struct genl_info *info)
 	err = deny ? mrt_deny_add(mn, &a, lo, hi, &n) :
 		     mrt_deny_lift(mn, &a, lo, hi, &n);
 	if (!err) {
-		mrt_deny_walk(h, &a, lo, hi, deny, &q);
-		mrt_deny_walk(&mn->solo, &a, lo, hi, deny, &q);
+		lost = mrt_deny_walk(h, &a, lo, hi, deny, &q);
+		lost |= mrt_deny_walk(&mn->solo, &a, lo, hi, deny, &q);
 	}
 	spin_unlock_bh(&mn->lock);
 	kfree(n);
-	mrt_nl_ev_flush(mn->net, &q);
+	mrt_nl_ev_flush(mn->net, &q, lost);
 	mutex_unlock(&mn->ev_set_lock);
 	if (err) {
 		if (deny)

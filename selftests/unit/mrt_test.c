@@ -795,6 +795,9 @@ static void t_ev(void)
 	bad.base = 1;
 	bad.count = 0;
 	tap_ok(mrt_evset_init(&s, &bad, ev_mem, 0) == -1, "so is an empty one");
+	bad.base = 0;
+	bad.count = 1;
+	tap_ok(mrt_evset_init(&s, &bad, ev_mem, 0) == -1, "and one from port 0");
 	tap_ok(mrt_evset_bytes(16) == 16 * (sizeof(struct mrt_ev) + 2),
 	       "mrt_evset_bytes: the EVs and the recycle queue");
 

@@ -10,9 +10,13 @@
  * (tools/bpf/mrt_fault.sh wraps it; Documentation/networking/mrt.rst):
  *
  *   mrt_fault_evs    hash, key __u16 EV (host order), value struct fault
+ *   mrt_fault_conf   array of __u32: [0] the UDP destination port to match
+ *                    (mrt's udp_port; 0: any), so that other UDP from a
+ *                    listed port passes
  *   mrt_fault_stats  array of __u64: [0] packets of a listed EV, [1]
  *                    dropped, [2] marked CE, [3] corrupted, [4] not
- *                    marked (not ECN-capable)
+ *                    marked (not ECN-capable), [5] not corrupted (the
+ *                    byte beyond the datagram)
  *
  * Built with clang -target bpf (make tools); the layout of struct fault
  * is the contract with mrt_fault.sh.
@@ -45,7 +49,14 @@ struct {
 	__type(value, struct fault);
 } mrt_fault_evs SEC(".maps");
 
-enum { S_SEEN, S_DROPPED, S_MARKED, S_CORRUPTED, S_NOT_ECT, S_MAX };
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} mrt_fault_conf SEC(".maps");
+
+enum { S_SEEN, S_DROPPED, S_MARKED, S_CORRUPTED, S_NOT_ECT, S_SKIPPED, S_MAX };
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -97,6 +108,7 @@ int mrt_fault(struct __sk_buff *skb)
 	void *data = (void *)(long)skb->data, *data_end = (void *)(long)skb->data_end;
 	struct ethhdr *eth = data;
 	__u32 nh = sizeof(*eth), l4;
+	__u32 zero = 0, *port, ulen;
 	struct fault *f;
 	struct udphdr *udp;
 	__u16 ev, w, nw;
@@ -109,6 +121,9 @@ int mrt_fault(struct __sk_buff *skb)
 		struct iphdr *ip = data + nh;
 
 		if ((void *)(ip + 1) > data_end || ip->ihl < 5)
+			return TC_ACT_OK;
+		/* a fragment after the first has no UDP header */
+		if (ip->frag_off & bpf_htons(0x1fff))
 			return TC_ACT_OK;
 		proto = ip->protocol;
 		l4 = nh + ip->ihl * 4;
@@ -129,7 +144,11 @@ int mrt_fault(struct __sk_buff *skb)
 	udp = data + l4;
 	if ((void *)(udp + 1) > data_end)
 		return TC_ACT_OK;
+	port = bpf_map_lookup_elem(&mrt_fault_conf, &zero);
+	if (port && *port && bpf_ntohs(udp->dest) != *port)
+		return TC_ACT_OK;
 	ev = bpf_ntohs(udp->source);
+	ulen = bpf_ntohs(udp->len);
 	f = bpf_map_lookup_elem(&mrt_fault_evs, &ev);
 	if (!f)
 		return TC_ACT_OK;
@@ -145,11 +164,17 @@ int mrt_fault(struct __sk_buff *skb)
 		count(err ? S_NOT_ECT : S_MARKED);
 	}
 	if (f->flags & F_CORRUPT) {
-		/* the 16-bit word holding the byte, for the checksum */
+		/* the 16-bit word holding the byte, for the checksum; the
+		 * byte inside the datagram, and the word inside the skb (an
+		 * odd datagram's last byte cannot be had)
+		 */
 		__u32 off = l4 + sizeof(*udp) + (f->offset & ~1U);
 
-		if (f->offset > 1024 || bpf_skb_load_bytes(skb, off, &w, 2))
+		if (f->offset > 1024 || f->offset + sizeof(*udp) >= ulen ||
+		    bpf_skb_load_bytes(skb, off, &w, 2)) {
+			count(S_SKIPPED);
 			return TC_ACT_OK;
+		}
 		nw = w ^ bpf_htons((f->offset & 1 ? 1 : 0x100) * (f->mask & 0xff));
 		if (bpf_l4_csum_replace(skb, l4 + offsetof(struct udphdr, check), w, nw,
 					BPF_F_MARK_MANGLED_0 | 2) ||
