@@ -208,8 +208,9 @@ def mp_markdown(raw, base):
           f"The tests' topology (`multipath_topo {mp['paths']}`: S - R - W1..W{mp['paths']} - D, "
           f"R's route hashed on L4): each path a sch_fabric port `{mp['port']}`, "
           f"{cap} Mbit/s in all.  mrt attributes {mp['attrs']}.  Goodput: mrtperf's 64 KiB "
-          "messages for mrt, four flows.py flows for TCP (one per path only if the hash "
-          "spreads their ports so: the path shares say).\n",
+          "messages for mrt, four flows.py flows for TCP (where the router's hash puts "
+          "them: a forwarded TCP packet keeps its socket's random L4 hash, so the "
+          "path shares say how they fell).\n",
           "| sender | goodput (Mbit/s) | of the four paths | path shares |",
           "|---|---|---|---|"]
     for kind in ("mrt-spray", "mrt-one-ev", "tcp-cubic", "tcp-nscc"):
@@ -494,6 +495,8 @@ def main():
     ap.add_argument("--versions")
     ap.add_argument("--out", required=True, help="path prefix of the outputs")
     a = ap.parse_args()
+    if os.path.abspath(a.out + ".json") == os.path.abspath(a.raw):
+        ap.error(f"--out {a.out} would write {a.raw}, the raw results it reads")
     with open(a.raw) as f:
         raw = json.load(f)
     micro = versions = None
