@@ -49,7 +49,10 @@ enum mrt_mcgrp {
 /* Joining needs CAP_NET_ADMIN: every member costs the data path an
  * allocation per EV state change.
  */
-#ifndef GENL_MCAST_CAP_NET_ADMIN	/* Debian's 6.1 before 6.1.69 named it so */
+/* 6.1.68 to 6.1.175 named the flag GENL_UNS_ADMIN_PERM; before 6.1.68 a
+ * group has no flags (not supported)
+ */
+#ifndef GENL_MCAST_CAP_NET_ADMIN
 #define GENL_MCAST_CAP_NET_ADMIN GENL_UNS_ADMIN_PERM
 #endif
 static const struct genl_multicast_group mrt_mcgrps[] = {
@@ -565,11 +568,14 @@ void mrt_nl_ev_notify(struct mrt_dest *d, unsigned int i, u8 from, u8 to,
 	}
 	/* softirq or bh off, under d->lock */
 	skb = genlmsg_new(mrt_nl_ev_ntf_size(), GFP_ATOMIC);
-	if (!skb)
-		return;
-	if (mrt_nl_fill_ev(skb, d, i, &d->evs.ev[i], d->evs.usable,
-			   MRT_NL_CMD_EV_NTF, 0, 0, 0, from, why)) {
+	if (skb && mrt_nl_fill_ev(skb, d, i, &d->evs.ev[i], d->evs.usable,
+				  MRT_NL_CMD_EV_NTF, 0, 0, 0, from, why)) {
 		nlmsg_free(skb);
+		skb = NULL;
+	}
+	if (!skb) {
+		if (d->ntf_defer)
+			d->ntf_lost = true;
 		return;
 	}
 	if (d->ntf_defer) {
@@ -589,7 +595,8 @@ static void mrt_nl_ev_flush(struct net *net, struct sk_buff_head *q, bool lost)
 		genlmsg_multicast_netns(&mrt_genl_family, net, skb, 0,
 					MRT_MCGRP_EVENTS, GFP_KERNEL);
 	if (lost)
-		genl_set_err(&mrt_genl_family, net, 0, MRT_MCGRP_EVENTS, -ENOBUFS);
+		genl_set_err(&mrt_genl_family, net, 0, MRT_MCGRP_EVENTS,
+			     -ENOBUFS);
 }
 
 /* The EV dump's filter: 1 and *a set, 0 for none, or an error. */
@@ -818,10 +825,9 @@ static int mrt_deny_lift(struct mrt_net *mn, const struct mrt_addr *a,
 static bool mrt_deny_walk(struct hlist_head *h, const struct mrt_addr *a,
 			  u16 lo, u16 hi, bool deny, struct sk_buff_head *q)
 {
-	bool lost = false;
-
 	unsigned int base, p, last;
 	struct mrt_dest *d;
+	bool lost = false;
 
 	hlist_for_each_entry(d, h, node) {
 		if (!mrt_addr_eq(&d->addr, a))
