@@ -468,8 +468,8 @@ static int mrt_nl_pdc_get_dumpit(struct sk_buff *skb,
 #define EV_U64(type, v) \
 	mrt_nl_put_u64(skb, MRT_NL_EV_A_##type, (v), MRT_NL_EV_A_PAD)
 
-/* EV i of d's message: e and usable, its state and d's usable count
- * copied under d->lock.
+/* EV i of d's message: ev and usable, its state and d's usable count,
+ * stable while the caller holds d->lock or has copied them under it.
  */
 static int mrt_nl_fill_ev(struct sk_buff *skb, struct mrt_dest *d,
 			  unsigned int i, const struct mrt_ev *ev, u16 usable,
@@ -477,7 +477,6 @@ static int mrt_nl_fill_ev(struct sk_buff *skb, struct mrt_dest *d,
 			  u8 why)
 {
 	u64 now = ktime_get_ns(), wait = 0;
-	const struct mrt_ev e = *ev;
 	struct nlattr *nest;
 	void *hdr;
 
@@ -495,8 +494,8 @@ static int mrt_nl_fill_ev(struct sk_buff *skb, struct mrt_dest *d,
 		     (int)MRT_NL_EV_WHY_DENY != (int)MRT_EV_WHY_DENY ||
 		     (int)MRT_NL_EV_WHY_ALLOW != (int)MRT_EV_WHY_ALLOW);
 
-	if (e.state == MRT_EV_ASSUMED_BAD && e.probe_at > now)
-		wait = div_u64(e.probe_at - now, NSEC_PER_USEC);
+	if (ev->state == MRT_EV_ASSUMED_BAD && ev->probe_at > now)
+		wait = div_u64(ev->probe_at - now, NSEC_PER_USEC);
 
 	hdr = mrt_nl_head(skb, d->mn, cmd, portid, seq, flags);
 	if (!hdr)
@@ -505,7 +504,7 @@ static int mrt_nl_fill_ev(struct sk_buff *skb, struct mrt_dest *d,
 	if (!nest ||
 	    mrt_nl_put_addr(skb, MRT_NL_EV_A_ADDR, &d->addr) ||
 	    nla_put_u16(skb, MRT_NL_EV_A_PORT, mrt_ev_port(&d->evs, i)) ||
-	    nla_put_u8(skb, MRT_NL_EV_A_STATE, e.state) ||
+	    nla_put_u8(skb, MRT_NL_EV_A_STATE, ev->state) ||
 	    nla_put_u16(skb, MRT_NL_EV_A_USABLE, usable) ||
 	    nla_put_u16(skb, MRT_NL_EV_A_COUNT, d->evs.p.count))
 		goto cancel;
@@ -513,18 +512,18 @@ static int mrt_nl_fill_ev(struct sk_buff *skb, struct mrt_dest *d,
 		if (nla_put_u8(skb, MRT_NL_EV_A_OLD_STATE, from) ||
 		    nla_put_u8(skb, MRT_NL_EV_A_WHY, why))
 			goto cancel;
-	} else if (nla_put_u16(skb, MRT_NL_EV_A_CREDIT, e.credit) ||
-		   nla_put_u8(skb, MRT_NL_EV_A_LOSS_RUN, e.losses) ||
+	} else if (nla_put_u16(skb, MRT_NL_EV_A_CREDIT, ev->credit) ||
+		   nla_put_u8(skb, MRT_NL_EV_A_LOSS_RUN, ev->losses) ||
 		   nla_put_u32(skb, MRT_NL_EV_A_PROBE_IN_US,
 			       min_t(u64, wait, U32_MAX)) ||
-		   EV_U64(PKTS, e.st.pkts) ||
-		   EV_U64(ECN, e.st.ecn) ||
-		   EV_U64(TRIMS, e.st.trims) ||
-		   EV_U64(NACKS, e.st.nacks) ||
-		   EV_U64(LOSSES, e.st.losses) ||
-		   EV_U64(RTOS, e.st.rtos) ||
-		   EV_U64(PROBES, e.st.probes) ||
-		   EV_U64(CHANGES, e.st.changes)) {
+		   EV_U64(PKTS, ev->st.pkts) ||
+		   EV_U64(ECN, ev->st.ecn) ||
+		   EV_U64(TRIMS, ev->st.trims) ||
+		   EV_U64(NACKS, ev->st.nacks) ||
+		   EV_U64(LOSSES, ev->st.losses) ||
+		   EV_U64(RTOS, ev->st.rtos) ||
+		   EV_U64(PROBES, ev->st.probes) ||
+		   EV_U64(CHANGES, ev->st.changes)) {
 		goto cancel;
 	}
 	nla_nest_end(skb, nest);

@@ -142,6 +142,8 @@ extern const enum mnl_attr_data_type fabric_attr_policy[];
 #define MRT_EV_NWHYS	8
 extern const char *const mrt_ev_states[MRT_EV_NSTATES];
 extern const char *const mrt_ev_whys[MRT_EV_NWHYS];
+/* A 16-byte mrt address as text: IPv4 when it is IPv4-mapped. */
+void fmt_mrt_addr(char *buf, size_t size, const void *a16);
 
 /* The commands; each returns an exit status. */
 int cmd_attr(struct fabctl *fc, int argc, char **argv);

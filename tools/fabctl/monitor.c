@@ -65,7 +65,6 @@ static int monitor_mrt(struct monitor_ctx *ctx, const void *attrs, size_t len)
 		MRT_NL_EV_A_COUNT,
 	};
 	char addr[INET6_ADDRSTRLEN];
-	const struct in6_addr *a;
 	const char *from, *to, *why;
 	unsigned int usable, count;
 	struct json j;
@@ -82,14 +81,10 @@ static int monitor_mrt(struct monitor_ctx *ctx, const void *attrs, size_t len)
 		if (!e[need[i]])
 			return nl_bad_reply("MRT_NL_CMD_EV_NTF without attribute %u",
 					    need[i]);
-	if (mnl_attr_get_payload_len(e[MRT_NL_EV_A_ADDR]) != sizeof(*a))
+	if (mnl_attr_get_payload_len(e[MRT_NL_EV_A_ADDR]) != sizeof(struct in6_addr))
 		return nl_bad_reply("MRT_NL_EV_A_ADDR of %u bytes",
 				    mnl_attr_get_payload_len(e[MRT_NL_EV_A_ADDR]));
-	a = mnl_attr_get_payload(e[MRT_NL_EV_A_ADDR]);
-	if (IN6_IS_ADDR_V4MAPPED(a))
-		inet_ntop(AF_INET, &a->s6_addr[12], addr, sizeof(addr));
-	else
-		inet_ntop(AF_INET6, a, addr, sizeof(addr));
+	fmt_mrt_addr(addr, sizeof(addr), mnl_attr_get_payload(e[MRT_NL_EV_A_ADDR]));
 	from = name_of(mrt_ev_states, MRT_EV_NSTATES,
 		       mnl_attr_get_u8(e[MRT_NL_EV_A_OLD_STATE]));
 	to = name_of(mrt_ev_states, MRT_EV_NSTATES,

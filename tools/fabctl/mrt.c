@@ -214,7 +214,7 @@ static const enum mnl_attr_data_type mnl_type[] = {
 };
 
 /* "198.18.0.2" for an IPv4-mapped address, else IPv6. */
-static void fmt_mrt_addr(char *buf, size_t size, const void *a16)
+void fmt_mrt_addr(char *buf, size_t size, const void *a16)
 {
 	const struct in6_addr *a = a16;
 
