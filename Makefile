@@ -6,6 +6,10 @@
 #                   "N passed, N failed"
 #   make demo       the README's demo in a VM
 #   make bench      congestion controls side by side (QUICK=1: a smoke run)
+#   make fuzz       the libFuzzer targets, FUZZ_TIME seconds each (60)
+#   make check-debug  every VM suite on a KASAN/UBSAN/lockdep/kmemleak
+#                   kernel built from linux-source-6.1 (cached; KCSAN=1: the
+#                   KCSAN kernel)
 #   make install    modules into /lib/modules/$(KVER)/updates, depmod, ccreplay,
 #                   fabctl (with its man page and bash completion), the tc
 #                   plugin into Debian's tc directory
@@ -39,9 +43,18 @@ UNIT_TESTS  := selftests/unit/nscc_test selftests/unit/dcqcn_test selftests/unit
 	       selftests/unit/q_fabric_test selftests/unit/mrt_test
 # mrt's pure protocol pieces (wire codec, PSN windows, RTO).
 MRT_PURE    := net/mrt/wire.c net/mrt/psn.c net/mrt/ev.c
+# libFuzzer targets (selftests/fuzz/), clang with ASan and UBSan.
+FUZZ_CC     ?= clang
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Wno-unused-parameter \
+	       -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	       -Itools/include -Iinclude -Iselftests/lib
+FUZZERS     := selftests/fuzz/fuzz_wire selftests/fuzz/fuzz_psn selftests/fuzz/fuzz_attr \
+	       selftests/fuzz/fuzz_ccreplay selftests/fuzz/fuzz_tc
+FUZZ_TIME   ?= 60
 MRT_HDRS    := net/mrt/wire.h net/mrt/psn.h net/mrt/ev.h include/uapi/linux/mrt.h tools/include/asm/unaligned.h
 
-.PHONY: all deps modules tools tests check demo install clean sparse checkpatch bench help
+.PHONY: all deps modules tools tests check demo install clean sparse checkpatch bench help \
+	fuzz check-debug
 
 all: modules tools tests
 
@@ -49,7 +62,7 @@ all: modules tools tests
 # headers): under make -jN nothing may start before the headers exist.  An
 # order-only prerequisite, so a finished deps never forces a rebuild.
 modules sparse $(CCREPLAY) $(TC_PLUGIN) $(FABCTL) $(MRTPERF) $(MRT_FAULT) $(UNIT_TESTS) \
-	bench/microbench: | deps
+	$(FUZZERS) bench/microbench: | deps
 
 help:
 	@sed -n "3,17p" Makefile | sed 's/^# \{0,1\}//'
@@ -63,7 +76,7 @@ modules:
 
 tools: $(CCREPLAY) $(TC_PLUGIN) $(FABCTL) $(MRTPERF) $(MRT_FAULT)
 
-tests: $(UNIT_TESTS)
+tests: $(UNIT_TESTS) $(FUZZERS)
 
 $(CCREPLAY): tools/ccreplay/ccreplay.c tools/ccreplay/algo_nscc.c tools/ccreplay/algo_dcqcn.c \
 	     tools/ccreplay/algo_swift.c \
@@ -90,9 +103,9 @@ $(MRTPERF): tools/mrtperf/mrtperf.c
 		-o $@ $<
 
 # The tc plugin's test links the plugin with its own tc helpers.
-selftests/unit/q_fabric_test: selftests/unit/q_fabric_test.c tools/tc/q_fabric.c \
+selftests/unit/q_fabric_test: selftests/unit/q_fabric_test.c selftests/lib/tc_stub.c tools/tc/q_fabric.c \
 			      tools/tc/tc_plugin.h include/uapi/linux/fabric_sched.h \
-			      selftests/lib/tap.h
+			      selftests/lib/tc_stub.h selftests/lib/tap.h
 	$(CC) $(USER_CFLAGS) -Iinclude/uapi -Itools/tc -o $@ $(filter %.c,$^)
 
 selftests/unit/mrt_test: selftests/unit/mrt_test.c $(MRT_PURE) $(MRT_HDRS) $(CORE_HDRS) \
@@ -104,6 +117,36 @@ selftests/unit/mrt_test: selftests/unit/mrt_test.c $(MRT_PURE) $(MRT_HDRS) $(COR
 .SECONDEXPANSION:
 selftests/unit/%_test: selftests/unit/%_test.c net/$$*/$$*_core.c $(CORE_HDRS) selftests/lib/tap.h
 	$(CC) $(USER_CFLAGS) -o $@ $(filter %.c,$^)
+
+selftests/fuzz/fuzz_wire: selftests/fuzz/fuzz_wire.c net/mrt/wire.c $(MRT_HDRS) \
+			  selftests/fuzz/fuzz.h $(CORE_HDRS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
+
+selftests/fuzz/fuzz_psn: selftests/fuzz/fuzz_psn.c net/mrt/psn.c $(MRT_HDRS) \
+			 selftests/fuzz/fuzz.h $(CORE_HDRS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
+
+selftests/fuzz/fuzz_attr: selftests/fuzz/fuzz_attr.c $(CORES) net/mrt/mrt_attrs.h net/mrt/ev.h \
+			  selftests/fuzz/fuzz.h $(CORE_HDRS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
+
+selftests/fuzz/fuzz_ccreplay: selftests/fuzz/fuzz_ccreplay.c tools/ccreplay/ccreplay.c \
+			      tools/ccreplay/algo_nscc.c tools/ccreplay/algo_dcqcn.c \
+			      tools/ccreplay/algo_swift.c tools/ccreplay/ccreplay.h $(CORES) \
+			      selftests/fuzz/fuzz.h $(CORE_HDRS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Itools/ccreplay -o $@ \
+		$(filter-out tools/ccreplay/ccreplay.c,$(filter %.c,$^))
+
+selftests/fuzz/fuzz_tc: selftests/fuzz/fuzz_tc.c selftests/lib/tc_stub.c tools/tc/q_fabric.c \
+			selftests/lib/tc_stub.h tools/tc/tc_plugin.h include/uapi/linux/fabric_sched.h \
+			selftests/fuzz/fuzz.h
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Iinclude/uapi -Itools/tc -o $@ $(filter %.c,$^)
+
+fuzz: $(FUZZERS)
+	@scripts/fuzz -t $(FUZZ_TIME)
+
+check-debug: all
+	@scripts/check-debug $(if $(KCSAN),--kcsan)
 
 check: all
 	@scripts/check
@@ -137,4 +180,4 @@ checkpatch:
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
-	rm -f $(CCREPLAY) $(TC_PLUGIN) $(FABCTL) $(MRTPERF) $(MRT_FAULT) $(UNIT_TESTS) bench/microbench
+	rm -f $(CCREPLAY) $(TC_PLUGIN) $(FABCTL) $(MRTPERF) $(MRT_FAULT) $(UNIT_TESTS) $(FUZZERS) bench/microbench
