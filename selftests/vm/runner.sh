@@ -8,6 +8,12 @@
 # is prefixed "# " so the stream stays valid TAP.  A per-suite "settings"
 # file may set timeout=SECONDS (default 120).
 #
+# After the tests, one more result: the kernel log holds no report of a
+# debug checker (lockdep, RCU, KASAN, UBSAN, object debugging, list
+# corruption: scripts/check-debug's kernel prints them without
+# panicking for some), and, where kmemleak exists, after our modules are
+# unloaded, two scans find no leak that appeared during the suite.
+#
 #   selftests/vm/runner.sh selftests/vm/SUITE [TEST...]
 set -uo pipefail
 
@@ -27,8 +33,13 @@ else
 	for t in "$dir"/*.sh; do tests+=("$t"); done
 fi
 
+KMEMLEAK=/sys/kernel/debug/kmemleak
+REPORT_RE='BUG: |WARNING: |UBSAN: |KASAN: |KCSAN: |ODEBUG: |possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|list_(add|del) corruption|unreferenced object'
+[[ -w $KMEMLEAK ]] && echo clear >"$KMEMLEAK"
+dmesg_start=$(dmesg | wc -l)
+
 echo "TAP version 13"
-echo "1..${#tests[@]}"
+echo "1..$((${#tests[@]} + 1))"
 n=0 failed=0
 for t in "${tests[@]}"; do
 	n=$((n + 1))
@@ -50,4 +61,24 @@ for t in "${tests[@]}"; do
 		;;
 	esac
 done
+n=$((n + 1))
+reports=$(dmesg | tail -n +"$((dmesg_start + 1))" | grep -E "$REPORT_RE")
+leaks= scanned=
+if [[ -w $KMEMLEAK ]]; then
+	scanned=" # kmemleak: none"
+	modprobe -r mrt sch_fabric tcp_nscc tcp_dcqcn tcp_swift fabric 2>/dev/null
+	# kmemleak reports an object only when it has been unreferenced
+	# for 5 s and seen so by a scan
+	echo scan >"$KMEMLEAK"
+	sleep 6
+	echo scan >"$KMEMLEAK"
+	leaks=$(cat "$KMEMLEAK")
+fi
+if [[ -z $reports && -z $leaks ]]; then
+	echo "ok $n kernel-reports$scanned"
+else
+	printf '%s\n%s\n' "$reports" "$leaks" | head -n 60 | sed 's/^/# /'
+	echo "not ok $n kernel-reports"
+	failed=$((failed + 1))
+fi
 [[ $failed -eq 0 ]]
