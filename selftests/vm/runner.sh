@@ -14,17 +14,28 @@
 # panicking for some), and, where kmemleak exists, after our modules are
 # unloaded, two scans find no leak that appeared during the suite.
 #
-#   selftests/vm/runner.sh selftests/vm/SUITE [TEST...]
+#   selftests/vm/runner.sh [--scale N] [--long] selftests/vm/SUITE [TEST...]
+#
+# --scale N multiplies the timeout by N (a debug kernel runs slower).
+# --long runs the long versions (make soak): the tests see LONG=1, and the
+# suite's long_timeout= applies.
 set -uo pipefail
 
-dir=${1:?usage: runner.sh SUITE_DIR [TEST...]}
+scale=1
+export LONG=0
+while [[ ${1:-} == --* ]]; do
+	case $1 in
+	--scale) scale=${2:?--scale needs a number}; shift 2 ;;
+	--long) LONG=1; shift ;;
+	*) echo "runner.sh: unknown option $1" >&2; exit 2 ;;
+	esac
+done
+dir=${1:?usage: runner.sh [--scale N] [--long] SUITE_DIR [TEST...]}
 shift
-timeout=120
-if [[ -f $dir/settings ]]; then
-	# shellcheck disable=SC1091
-	timeout=$(sed -n 's/^timeout=\([0-9]\+\)$/\1/p' "$dir/settings")
-	timeout=${timeout:-120}
-fi
+key=timeout
+((LONG)) && grep -q '^long_timeout=' "$dir/settings" 2>/dev/null && key=long_timeout
+timeout=$(sed -n "s/^$key=\\([0-9]\\+\\)\$/\\1/p" "$dir/settings" 2>/dev/null)
+timeout=$((${timeout:-120} * scale))
 
 tests=()
 if [[ $# -gt 0 ]]; then
