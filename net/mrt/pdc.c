@@ -1802,14 +1802,20 @@ int mrt_rcv(struct mrt_net *mn, struct sk_buff *skb, const struct mrt_addr *src,
 
 	mrt_stat(mn, MRT_S_PKTS_IN, 1);
 	mrt_stat(mn, MRT_S_BYTES_IN, skb->len);
-	if (!pskb_may_pull(skb, MRT_HDR_LEN)) {
-		err = -1 - MRT_BAD_SHORT;
-		goto bad;
-	}
-	hlen = mrt_hdr_len(skb->data[0] & 0x0f);
-	if (hlen && !pskb_may_pull(skb, hlen)) {
-		err = -1 - MRT_BAD_SHORT;
-		goto bad;
+	/* Linear up to the header the first byte names (all of a shorter
+	 * packet): mrt_parse() reads no further, and it alone says whether
+	 * and why a packet is malformed, in the order it checks (a short
+	 * packet of a foreign version is malformed_version, as in the unit
+	 * tests and the fuzzers).
+	 */
+	hlen = min_t(unsigned int, skb->len, MRT_HDR_LEN);
+	if (!pskb_may_pull(skb, hlen))
+		goto nomem;
+	if (hlen == MRT_HDR_LEN) {
+		hlen = min_t(unsigned int, skb->len,
+			     mrt_hdr_len(skb->data[0] & 0x0f));
+		if (hlen > MRT_HDR_LEN && !pskb_may_pull(skb, hlen))
+			goto nomem;
 	}
 	err = mrt_parse(skb->data, skb->len, &p);
 	if (err)
@@ -1834,6 +1840,10 @@ int mrt_rcv(struct mrt_net *mn, struct sk_buff *skb, const struct mrt_addr *src,
 	return 0;
 bad:
 	mrt_stat(mn, MRT_S_MALFORMED(mrt_bad_reason(err)), 1);
+	kfree_skb(skb);
+	return 0;
+nomem:
+	mrt_stat(mn, MRT_S_ALLOC_FAIL, 1);
 	kfree_skb(skb);
 	return 0;
 }

@@ -55,6 +55,7 @@ def cases():
         ('short', d[:31]),
         ('short', ack()[:39]),
         ('version', bytes([0x21]) + d[1:]),
+        ('version', bytes([0x21]) + d[1:20]),  # short too: the version comes first
         ('type', bytes([0x17]) + d[1:]),
         ('flags', data(flags=SOM | EOM | 0x80)),
         ('flags', hdr(CTRL, flags=1) + ctrl()[8:]),
