@@ -152,6 +152,7 @@ static int __net_init mrt_net_init(struct net *net)
 	INIT_HLIST_HEAD(&mn->solo);
 	INIT_LIST_HEAD(&mn->deny);
 	xa_init(&mn->pdcs);
+	spin_lock_init(&mn->linger_lock);
 	INIT_DELAYED_WORK(&mn->gc, mrt_gc_work);
 	INIT_WORK(&mn->tun_work, mrt_tunnel_put_work);
 	/* NACKs answering packets for no PDC or no socket: 100 per second */

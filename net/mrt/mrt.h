@@ -155,6 +155,7 @@ static inline void mrt_addr_set_v4(struct mrt_addr *x, __be32 v4)
 #define MRT_DEST_HASH_BITS	8
 #define MRT_SOCK_PDC_BITS	6
 #define MRT_RMSG_BITS		6
+#define MRT_LINGER_BITS		6
 
 struct mrt_net {
 	struct net *net;
@@ -182,6 +183,13 @@ struct mrt_net {
 	atomic_t npdcs;
 	struct delayed_work gc;		/* idle PDCs */
 	struct ratelimit_state nack_rl;	/* NACKs for PDCs or sockets not here */
+	/* Lingering receiving PDCs (their sockets closed) by peer, peer's
+	 * endpoint and PDC id: a SYN retransmission finds its PDC here
+	 * once no socket has the endpoint.  Writers hold linger_lock;
+	 * readers RCU.
+	 */
+	spinlock_t linger_lock;
+	struct hlist_head linger[1 << MRT_LINGER_BITS];
 };
 
 struct mrt_net *mrt_net(const struct net *net);
@@ -388,7 +396,8 @@ enum mrt_rtx_cause { MRT_RTX_CAUSES };
 #define MRT_PDC_STATES				\
 	EM(MRT_PDC_SYN, syn)			\
 	EM(MRT_PDC_OPEN, open)			\
-	EMe(MRT_PDC_CLOSED, closed)
+	EM(MRT_PDC_CLOSED, closed)		\
+	EMe(MRT_PDC_LINGER, linger)
 
 #define EM(a, b)	a,
 #define EMe(a, b)	a,
@@ -401,6 +410,7 @@ struct mrt_pdc {
 	struct mrt_net *mn;
 	struct mrt_dest *dest;		/* TX: holds a reference */
 	struct hlist_node hnode;	/* mrt_sock.pdcs */
+	struct hlist_node lnode;	/* mrt_net.linger, while lingering */
 	struct list_head snode;		/* mrt_sock.pdc_list */
 	struct list_head wait_node;	/* mrt_dest.waiters */
 	struct rcu_head rcu;

@@ -235,7 +235,8 @@ static int mrt_nl_fill_pdc(struct sk_buff *skb, struct mrt_pdc *pdc,
 		     (int)MRT_NL_PDC_ROLE_RX != (int)MRT_PDC_RX);
 	BUILD_BUG_ON((int)MRT_NL_PDC_STATE_SYN != (int)MRT_PDC_SYN ||
 		     (int)MRT_NL_PDC_STATE_OPEN != (int)MRT_PDC_OPEN ||
-		     (int)MRT_NL_PDC_STATE_CLOSED != (int)MRT_PDC_CLOSED);
+		     (int)MRT_NL_PDC_STATE_CLOSED != (int)MRT_PDC_CLOSED ||
+		     (int)MRT_NL_PDC_STATE_LINGER != (int)MRT_PDC_LINGER);
 
 	hdr = mrt_nl_head(skb, pdc->mn, MRT_NL_CMD_PDC_GET, portid, seq, flags);
 	if (!hdr)

@@ -479,6 +479,27 @@ static void mrt_rmsg_free(struct mrt_rmsg *m)
 	kfree(m);
 }
 
+/* A receiving PDC's messages under reassembly and held for order go. */
+static void mrt_pdc_rx_drop_msgs(struct mrt_pdc *pdc)
+{
+	struct mrt_rmsg *rm, *rn;
+	struct hlist_node *tmp;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(pdc->rmsgs); i++) {
+		hlist_for_each_entry_safe(rm, tmp, &pdc->rmsgs[i], hnode) {
+			hlist_del_init(&rm->hnode);
+			list_del(&rm->node);
+			mrt_rmsg_free(rm);
+		}
+	}
+	list_for_each_entry_safe(rm, rn, &pdc->held, node) {
+		list_del(&rm->node);
+		pdc->ms->nheld--;
+		mrt_rmsg_free(rm);
+	}
+}
+
 /* Ends pdc: its messages not yet acknowledged fail with err (none are
  * reported if err is 0: the socket is closing).  Under ms->lock if the
  * PDC was linked.  Frees it after a grace period.
@@ -487,14 +508,17 @@ void mrt_pdc_close(struct mrt_pdc *pdc, int err, struct sk_buff_head *out)
 {
 	struct mrt_net *mn = pdc->mn;
 	struct mrt_tmsg *tm, *tn;
-	struct mrt_rmsg *rm, *rn;
-	struct hlist_node *tmp;
 	u64 released = 0;
 	unsigned int i;
 
 	if (pdc->dead)
 		return;
 	pdc->dead = true;
+	if (pdc->state == MRT_PDC_LINGER) {
+		spin_lock_bh(&mn->linger_lock);
+		hlist_del_rcu(&pdc->lnode);
+		spin_unlock_bh(&mn->linger_lock);
+	}
 	pdc->state = MRT_PDC_CLOSED;
 	trace_mrt_pdc_state(pdc, err);
 	if (!hlist_unhashed(&pdc->hnode) || pdc->snode.next) {
@@ -527,20 +551,65 @@ void mrt_pdc_close(struct mrt_pdc *pdc, int err, struct sk_buff_head *out)
 			spin_unlock_bh(&pdc->dest->lock);
 		}
 	} else {
-		for (i = 0; i < ARRAY_SIZE(pdc->rmsgs); i++) {
-			hlist_for_each_entry_safe(rm, tmp, &pdc->rmsgs[i], hnode) {
-				list_del(&rm->node);
-				mrt_rmsg_free(rm);
-			}
-		}
-		list_for_each_entry_safe(rm, rn, &pdc->held, node) {
-			list_del(&rm->node);
-			pdc->ms->nheld--;
-			mrt_rmsg_free(rm);
-		}
+		mrt_pdc_rx_drop_msgs(pdc);
 	}
 	hrtimer_try_to_cancel(&pdc->timer);
 	call_rcu(&pdc->rcu, mrt_pdc_free_rcu);
+}
+
+/* The socket of a receiving PDC closed.  The PDC stays a while, as TCP's
+ * TIME_WAIT does: a sender whose last ACKs were lost sends again, and
+ * must hear that the message arrived, not that no one knows the PDC (it
+ * would report a delivered message failed).  It keeps its PSN window,
+ * drops what it was reassembling, acknowledges again any PSN it had
+ * received, NACKs anything else CLOSING (so the sender fails those
+ * messages at once), and goes when mrt_gc_work() finds the sender quiet
+ * (mrt_linger_ns()).  Must hold the socket's lock.
+ */
+static void mrt_pdc_linger(struct mrt_pdc *pdc)
+{
+	struct mrt_net *mn = pdc->mn;
+
+	if (pdc->dead || pdc->state == MRT_PDC_LINGER)
+		return;
+	mrt_pdc_rx_drop_msgs(pdc);
+	pdc->state = MRT_PDC_LINGER;
+	pdc->last_ns = mrt_now();
+	spin_lock_bh(&mn->linger_lock);
+	hlist_add_head_rcu(&pdc->lnode,
+			   &mn->linger[mrt_pdc_hash(&pdc->peer, pdc->peer_ep, pdc->rid) &
+				       ((1 << MRT_LINGER_BITS) - 1)]);
+	spin_unlock_bh(&mn->linger_lock);
+	trace_mrt_pdc_state(pdc, 0);
+}
+
+/* The lingering PDC of a SYN packet whose endpoint no socket has.  Under
+ * RCU; the caller takes the PDC's socket lock and checks it is not dead.
+ */
+static struct mrt_pdc *mrt_linger_find(struct mrt_net *mn, u8 family,
+				       const struct mrt_addr *peer, u16 peer_ep,
+				       u16 rid)
+{
+	struct mrt_pdc *pdc;
+
+	hlist_for_each_entry_rcu(pdc, &mn->linger[mrt_pdc_hash(peer, peer_ep, rid) &
+						  ((1 << MRT_LINGER_BITS) - 1)],
+				 lnode)
+		if (pdc->peer_ep == peer_ep && pdc->rid == rid &&
+		    pdc->family == family && mrt_addr_eq(&pdc->peer, peer))
+			return pdc;
+	return NULL;
+}
+
+/* How long a lingering PDC waits for a quiet sender: the sender's timer
+ * backs off to rto_max_us at most, so twice that without a packet means
+ * it is done (acknowledged or given up); never longer than an idle
+ * receiving PDC would live.
+ */
+static s64 mrt_linger_ns(struct mrt_net *mn)
+{
+	return min_t(s64, 2LL * mrt_attr(mn, MRT_A_rto_max_us) * NSEC_PER_USEC,
+		     2LL * mrt_attr(mn, MRT_A_pdc_idle_ms) * NSEC_PER_MSEC);
 }
 
 /* A sending PDC with nothing left to send or acknowledge. */
@@ -549,9 +618,9 @@ static bool mrt_pdc_idle(const struct mrt_pdc *pdc)
 	return pdc->tx.una == pdc->tx.nxt && skb_queue_empty(&pdc->sendq);
 }
 
-/* The socket is closing: every PDC closes but the sending ones with
- * messages outstanding, which finish them (or fail them, unreported) and
- * close then.
+/* The socket is closing: the receiving PDCs linger (mrt_pdc_linger()),
+ * the sending ones with messages outstanding finish them (or fail them,
+ * unreported) and close then, the rest close now.
  */
 void mrt_sock_close_pdcs(struct mrt_sock *ms)
 {
@@ -559,7 +628,9 @@ void mrt_sock_close_pdcs(struct mrt_sock *ms)
 
 	spin_lock_bh(&ms->lock);
 	list_for_each_entry_safe(pdc, n, &ms->pdc_list, snode)
-		if (pdc->role == MRT_PDC_RX || mrt_pdc_idle(pdc))
+		if (pdc->role == MRT_PDC_RX)
+			mrt_pdc_linger(pdc);
+		else if (mrt_pdc_idle(pdc))
 			mrt_pdc_close(pdc, 0, NULL);
 	spin_unlock_bh(&ms->lock);
 }
@@ -1493,6 +1564,19 @@ static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
 	bool now_ack, made = false;
 
 	pdc->last_ns = mrt_now();
+	if (pdc->state == MRT_PDC_LINGER) {
+		/* the socket is gone: what it had is acknowledged again */
+		if (mrt_psn_before(psn, pdc->rx.cack) || mrt_rx_has(&pdc->rx, psn)) {
+			mrt_stat(mn, MRT_S_DUP_IN, 1);
+			mrt_send_ack(pdc, p, ce, out);
+		} else {
+			mrt_stat(mn, MRT_S_STRAY_IN, 1);
+			mrt_send_nack(mn, pdc, p, &pdc->peer, &pdc->local, pdc->family,
+				      MRT_NACK_CLOSING, 0, out);
+		}
+		kfree_skb(skb);
+		return;
+	}
 	/* A message larger than this host takes is never reassembled. */
 	if (d->msg_len > mrt_attr(mn, MRT_A_max_msg_bytes)) {
 		mrt_stat(mn, MRT_S_OVERSIZE, 1);
@@ -1633,6 +1717,16 @@ static void mrt_rcv_data_pkt(struct mrt_net *mn, struct sk_buff *skb,
 			goto drop;
 		}
 	} else {
+		/* A SYN retransmission for a PDC whose socket closed: its
+		 * lingering PDC answers, not a socket that took the endpoint
+		 * since (which would get the message a second time).
+		 */
+		pdc = mrt_linger_find(mn, family, src, p->data.src_ep, p->spdcid);
+		if (pdc) {
+			ms = pdc->ms;
+			spin_lock(&ms->lock);
+			goto found;
+		}
 		ms = mrt_ep_lookup(mn, family, p->data.dst_ep, dst);
 		if (!ms) {
 			mrt_stat(mn, MRT_S_NO_ENDPOINT, 1);
@@ -1668,6 +1762,7 @@ static void mrt_rcv_data_pkt(struct mrt_net *mn, struct sk_buff *skb,
 			mrt_pdc_link(ms, pdc);
 		}
 	}
+found:
 	if (pdc->dead) {
 		spin_unlock(&ms->lock);
 		goto drop;
@@ -1878,7 +1973,8 @@ void mrt_gc_work(struct work_struct *w)
 			else if (ms->dead &&
 				 (s64)(now - pdc->progress_ns) > 12 * idle)
 				mrt_pdc_close(pdc, ETIMEDOUT, NULL);
-		} else if (quiet > 2 * idle) {
+		} else if (quiet > (pdc->state == MRT_PDC_LINGER ?
+				    mrt_linger_ns(mn) : 2 * idle)) {
 			mrt_pdc_close(pdc, 0, NULL);
 		}
 next:

@@ -228,7 +228,7 @@ static void put_field(struct kv_out *o, const struct mrt_field *f,
 		      const struct nlattr *a)
 {
 	static const char *const roles[] = { "tx", "rx" };
-	static const char *const states[] = { "syn", "open", "closed" };
+	static const char *const states[] = { "syn", "open", "closed", "linger" };
 	char buf[INET6_ADDRSTRLEN];
 	uint8_t v8;
 

@@ -38,6 +38,10 @@ enum mrt_nl_pdc_state {
 	MRT_NL_PDC_STATE_CLOSED, /* failed or collected, about to go; not
 				  * listed (tracepoints show it)
 				  */
+	MRT_NL_PDC_STATE_LINGER, /* RX: its socket closed; it acknowledges
+				  * again what it received, NACKs the rest
+				  * CLOSING, and goes once the sender is quiet
+				  */
 };
 
 /* An EV's profile state (MRT_NL_EV_A_STATE, _OLD_STATE). */
