@@ -193,13 +193,18 @@ static struct pernet_operations mrt_net_ops = {
 	.size	= sizeof(struct mrt_net),
 };
 
+struct workqueue_struct *mrt_wq;
+
 static int __init mrt_init(void)
 {
 	int err;
 
+	mrt_wq = alloc_workqueue("mrt", 0, 0);
+	if (!mrt_wq)
+		return -ENOMEM;
 	err = fabric_module_register(&mrt_fabric);
 	if (err)
-		return err;
+		goto out_wq;
 	err = register_pernet_subsys(&mrt_net_ops);
 	if (err)
 		goto out_fabric;
@@ -217,6 +222,8 @@ out_pernet:
 	unregister_pernet_subsys(&mrt_net_ops);
 out_fabric:
 	fabric_module_unregister(&mrt_fabric);
+out_wq:
+	destroy_workqueue(mrt_wq);
 	return err;
 }
 
@@ -228,6 +235,8 @@ static void __exit mrt_exit(void)
 	rcu_barrier();
 	unregister_pernet_subsys(&mrt_net_ops);
 	fabric_module_unregister(&mrt_fabric);
+	/* a report work's last sock_put() may be behind it still */
+	destroy_workqueue(mrt_wq);
 }
 
 module_init(mrt_init);

@@ -110,7 +110,8 @@ enum mrt_attr_id {
 	EM(MRT_S_EV_NONE, ev_none_usable)				\
 	EM(MRT_S_PROBES_OUT, probes_out)				\
 	EM(MRT_S_PROBES_IN, probes_in)					\
-	EMe(MRT_S_PROBE_ACKS_IN, probe_acks_in)
+	EM(MRT_S_PROBE_ACKS_IN, probe_acks_in)				\
+	EMe(MRT_S_CLOSING_IN, closing_pkts_in)
 
 #define EM(a, b)	a,
 #define EMe(a, b)	a,
@@ -185,8 +186,8 @@ struct mrt_net {
 	struct ratelimit_state nack_rl;	/* NACKs for PDCs or sockets not here */
 	/* Lingering receiving PDCs (their sockets closed) by peer, peer's
 	 * endpoint and PDC id: a SYN retransmission finds its PDC here
-	 * once no socket has the endpoint.  Writers hold linger_lock;
-	 * readers RCU.
+	 * before any socket that took the endpoint since.  Writers hold
+	 * linger_lock; readers RCU.
 	 */
 	spinlock_t linger_lock;
 	struct hlist_head linger[1 << MRT_LINGER_BITS];
@@ -264,6 +265,11 @@ struct mrt_sock {
 	unsigned int nheld;		/* ordered: complete, not yet due */
 	struct list_head partial;	/* messages being reassembled, oldest first */
 	struct mrt_dest *info_dest;	/* for MRT_INFO: the last one sent to */
+	/* Reports (struct mrt_tmsg) for which softirq found no memory:
+	 * report_work queues them, in order, with GFP_KERNEL.
+	 */
+	struct list_head reports;
+	struct work_struct report_work;
 	struct mrt_sock_stats st;
 };
 
@@ -305,12 +311,24 @@ struct mrt_dest {
 };
 
 /* A message being sent, until every packet of it is acknowledged. */
+/* What follows an error-queue skb's data (the cookie): its peer. */
+struct mrt_errq_tail {
+	struct mrt_addr peer;
+	u16 peer_ep;
+	u8 family;
+};
+
 struct mrt_tmsg {
-	struct list_head node;		/* mrt_pdc.tmsgs */
+	struct list_head node;		/* mrt_pdc.tmsgs, then, as a report
+					 * that waits for memory,
+					 * mrt_sock.reports
+					 */
 	u64 cookie;
 	u32 len;
 	u32 pkts_left;
 	u16 msg_id;
+	int err;			/* the report's: 0 delivered */
+	struct mrt_errq_tail who;	/* the report's peer */
 };
 
 /* A sender's packet, per PSN. */
@@ -428,8 +446,14 @@ struct mrt_pdc {
 					 * last packet
 					 */
 	u32 range;
-	u64 last_ns;			/* last packet in or out */
-	u64 progress_ns;		/* TX: last ACK of something new */
+	u64 last_ns;			/* last packet in or out; RX
+					 * lingering: since it lingers, the
+					 * last duplicate it acknowledged
+					 */
+	u64 progress_ns;		/* TX: last ACK of something new; RX
+					 * lingering: when it began
+					 */
+	u32 syn_psn;			/* RX: the start_psn of its SYNs */
 	int xmit_err;			/* the last send's route error, or 0 */
 	struct mrt_pdc_stats st;
 
@@ -464,13 +488,6 @@ struct mrt_pdc {
 	u8 last_pen;
 
 	u64 bits[];			/* the PSN bitmaps */
-};
-
-/* What follows an error-queue skb's data (the cookie): its peer. */
-struct mrt_errq_tail {
-	struct mrt_addr peer;
-	u16 peer_ep;
-	u8 family;
 };
 
 /* Messages in flight per PDC: half the msg_id space. */
@@ -518,11 +535,12 @@ void mrt_dest_kick(struct mrt_dest *d);
 void mrt_dest_put(struct mrt_dest *d);
 void mrt_sock_close_pdcs(struct mrt_sock *ms);
 void mrt_gc_work(struct work_struct *w);
+/* mrt's own workqueue (socket work), drained when the module goes. */
+extern struct workqueue_struct *mrt_wq;
 u32 mrt_nominal(u8 family, u32 payload);
 /* The RTO pdc's timers run on now, in microseconds. */
 u32 mrt_rto_now_us(const struct mrt_pdc *pdc);
-void mrt_msg_report(struct mrt_sock *ms, const struct mrt_addr *peer,
-		    u16 peer_ep, u8 family, u64 cookie, u32 len, int err);
+void mrt_report_work(struct work_struct *w);
 
 /* proc.c */
 int mrt_proc_init(struct net *net, struct proc_dir_entry *dir);

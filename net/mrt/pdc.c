@@ -402,74 +402,108 @@ void mrt_pdc_tx_link(struct mrt_sock *ms, struct mrt_pdc *pdc)
 	mrt_pdc_link(ms, pdc);
 }
 
-/* Reports the fate of a message on its sender's error queue: err 0 is a
- * delivery confirmation (MRT_CONFIRM).  The skb's data is the cookie; the
- * peer follows it for msg_name.
+/* Queues the report of m (err 0: a delivery confirmation, MRT_CONFIRM)
+ * on the socket's error queue: the skb's data is the cookie, the peer
+ * follows it for msg_name.  False if no skb could be had.  A full queue
+ * drops it, counted: the error queue may always hold MRT_ERRQ_MIN entries
+ * beyond the receive buffer, which received data shares.
  */
-void mrt_msg_report(struct mrt_sock *ms, const struct mrt_addr *peer,
-		    u16 peer_ep, u8 family, u64 cookie, u32 len, int err)
+static bool mrt_report_queue(struct mrt_sock *ms, const struct mrt_tmsg *m,
+			     gfp_t gfp)
 {
 	struct sock *sk = &ms->inet.sk;
 	struct sock_exterr_skb *serr;
-	struct mrt_errq_tail *tail;
 	struct sk_buff *skb;
 
-	skb = alloc_skb(sizeof(cookie) + sizeof(*tail), GFP_ATOMIC);
-	if (!skb) {
-		mrt_stat(ms->mn, MRT_S_ALLOC_FAIL, 1);
-		return;
-	}
-	put_unaligned(cookie, (u64 *)skb_put(skb, sizeof(cookie)));
-	tail = skb_put(skb, sizeof(*tail));
-	tail->peer = *peer;
-	tail->peer_ep = peer_ep;
-	tail->family = family;
-	skb_trim(skb, sizeof(cookie));
+	skb = alloc_skb(sizeof(m->cookie) + sizeof(m->who), gfp);
+	if (!skb)
+		return false;
+	put_unaligned(m->cookie, (u64 *)skb_put(skb, sizeof(m->cookie)));
+	memcpy(skb_put(skb, sizeof(m->who)), &m->who, sizeof(m->who));
+	skb_trim(skb, sizeof(m->cookie));
 
 	serr = SKB_EXT_ERR(skb);
 	memset(serr, 0, sizeof(*serr));
-	serr->ee.ee_errno = err;
+	serr->ee.ee_errno = m->err;
 	serr->ee.ee_origin = SO_EE_ORIGIN_LOCAL;
-	serr->ee.ee_type = err ? MRT_EE_FAILED : MRT_EE_DELIVERED;
-	serr->ee.ee_info = len;
-	/* Received data shares the receive buffer: the error queue may
-	 * always hold MRT_ERRQ_MIN entries beyond it.
-	 */
+	serr->ee.ee_type = m->err ? MRT_EE_FAILED : MRT_EE_DELIVERED;
+	serr->ee.ee_info = m->len;
 	if (atomic_read(&sk->sk_rmem_alloc) >= READ_ONCE(sk->sk_rcvbuf) &&
 	    skb_queue_len(&sk->sk_error_queue) >= MRT_ERRQ_MIN) {
 		mrt_stat(ms->mn, MRT_S_ERRQ_DROPS, 1);
 		kfree_skb(skb);
-		return;
+		return true;
 	}
 	skb_set_owner_r(skb, sk);
 	skb_queue_tail(&sk->sk_error_queue, skb);
 	if (!sock_flag(sk, SOCK_DEAD))
 		sk_error_report(sk);
+	return true;
 }
 
-/* m is done: acknowledged (err 0, confirmed if asked), failed (err), or
- * dropped unreported (err < 0: the socket is closing).
+/* The reports softirq had no memory for, in the order they came: a
+ * message's outcome is never lost to an allocation failure (a sender
+ * would wait for it forever).  Holds a socket reference, taken when it
+ * was queued.
+ */
+void mrt_report_work(struct work_struct *w)
+{
+	struct mrt_sock *ms = container_of(w, struct mrt_sock, report_work);
+	struct mrt_tmsg *m, *n;
+	LIST_HEAD(todo);
+	bool dead;
+
+	spin_lock_bh(&ms->lock);
+	list_splice_init(&ms->reports, &todo);
+	dead = ms->dead;
+	spin_unlock_bh(&ms->lock);
+	list_for_each_entry_safe(m, n, &todo, node) {
+		if (!dead && !mrt_report_queue(ms, m, GFP_KERNEL))
+			mrt_stat(ms->mn, MRT_S_ERRQ_DROPS, 1);
+		list_del(&m->node);
+		kfree(m);
+	}
+	sock_put(&ms->inet.sk);
+}
+
+/* Under ms->lock: m is done (err 0: delivered; > 0: failed with that
+ * errno; < 0: the socket is closing, nothing to report).
  */
 static void mrt_tmsg_free(struct mrt_pdc *pdc, struct mrt_tmsg *m, int err)
 {
 	struct mrt_sock *ms = pdc->ms;
+	bool report = false;
 
 	list_del(&m->node);
 	pdc->ntmsgs--;
 	if (err > 0) {
 		ms->st.msgs_failed++;
 		mrt_stat(pdc->mn, MRT_S_MSGS_FAILED, 1);
-		if (!ms->dead)
-			mrt_msg_report(ms, &pdc->peer, pdc->peer_ep, pdc->family,
-				       m->cookie, m->len, err);
+		report = !ms->dead;
 	} else if (!err) {
 		pdc->st.msgs++;
 		if (ms->confirm && !ms->dead) {
 			mrt_stat(pdc->mn, MRT_S_MSGS_CONFIRMED, 1);
-			mrt_msg_report(ms, &pdc->peer, pdc->peer_ep,
-				       pdc->family, m->cookie, m->len, 0);
+			report = true;
 		}
 	}
+	if (report) {
+		m->err = err;
+		m->who.peer = pdc->peer;
+		m->who.peer_ep = pdc->peer_ep;
+		m->who.family = pdc->family;
+		/* at once, or behind the ones waiting for memory */
+		if (list_empty(&ms->reports)) {
+			if (mrt_report_queue(ms, m, GFP_ATOMIC))
+				goto out;
+			mrt_stat(pdc->mn, MRT_S_ALLOC_FAIL, 1);
+			sock_hold(&ms->inet.sk);
+			queue_work(mrt_wq, &ms->report_work);
+		}
+		list_add_tail(&m->node, &ms->reports);
+		return;
+	}
+out:
 	kfree(m);
 }
 
@@ -557,6 +591,15 @@ void mrt_pdc_close(struct mrt_pdc *pdc, int err, struct sk_buff_head *out)
 	call_rcu(&pdc->rcu, mrt_pdc_free_rcu);
 }
 
+static struct hlist_head *mrt_linger_head(struct mrt_net *mn,
+					  const struct mrt_addr *peer,
+					  u16 peer_ep, u16 rid)
+{
+	u32 key = ipv6_addr_hash(&peer->a) ^ peer_ep ^ (u32)rid << 16;
+
+	return &mn->linger[hash_32(key, MRT_LINGER_BITS)];
+}
+
 /* The socket of a receiving PDC closed.  The PDC stays a while, as TCP's
  * TIME_WAIT does: a sender whose last ACKs were lost sends again, and
  * must hear that the message arrived, not that no one knows the PDC (it
@@ -575,28 +618,32 @@ static void mrt_pdc_linger(struct mrt_pdc *pdc)
 	mrt_pdc_rx_drop_msgs(pdc);
 	pdc->state = MRT_PDC_LINGER;
 	pdc->last_ns = mrt_now();
+	pdc->progress_ns = pdc->last_ns;
 	spin_lock_bh(&mn->linger_lock);
 	hlist_add_head_rcu(&pdc->lnode,
-			   &mn->linger[mrt_pdc_hash(&pdc->peer, pdc->peer_ep, pdc->rid) &
-				       ((1 << MRT_LINGER_BITS) - 1)]);
+			   mrt_linger_head(mn, &pdc->peer, pdc->peer_ep, pdc->rid));
 	spin_unlock_bh(&mn->linger_lock);
 	trace_mrt_pdc_state(pdc, 0);
 }
 
-/* The lingering PDC of a SYN packet whose endpoint no socket has.  Under
- * RCU; the caller takes the PDC's socket lock and checks it is not dead.
+/* The lingering PDC of a SYN packet p from peer to local: the same
+ * sender PDC, endpoints, addresses and first PSN (a sender that reuses
+ * its PDC id for a new PDC starts elsewhere).  Under RCU; the caller
+ * takes the PDC's socket lock and checks it is not dead.
  */
 static struct mrt_pdc *mrt_linger_find(struct mrt_net *mn, u8 family,
-				       const struct mrt_addr *peer, u16 peer_ep,
-				       u16 rid)
+				       const struct mrt_addr *peer,
+				       const struct mrt_addr *local,
+				       const struct mrt_pkt *p)
 {
+	u16 peer_ep = p->data.src_ep, rid = p->spdcid;
 	struct mrt_pdc *pdc;
 
-	hlist_for_each_entry_rcu(pdc, &mn->linger[mrt_pdc_hash(peer, peer_ep, rid) &
-						  ((1 << MRT_LINGER_BITS) - 1)],
-				 lnode)
+	hlist_for_each_entry_rcu(pdc, mrt_linger_head(mn, peer, peer_ep, rid), lnode)
 		if (pdc->peer_ep == peer_ep && pdc->rid == rid &&
-		    pdc->family == family && mrt_addr_eq(&pdc->peer, peer))
+		    pdc->family == family && pdc->ms->ep == p->data.dst_ep &&
+		    pdc->syn_psn == p->data.start_psn &&
+		    mrt_addr_eq(&pdc->peer, peer) && mrt_addr_eq(&pdc->local, local))
 			return pdc;
 	return NULL;
 }
@@ -618,15 +665,18 @@ static bool mrt_pdc_idle(const struct mrt_pdc *pdc)
 	return pdc->tx.una == pdc->tx.nxt && skb_queue_empty(&pdc->sendq);
 }
 
-/* The socket is closing: the receiving PDCs linger (mrt_pdc_linger()),
- * the sending ones with messages outstanding finish them (or fail them,
- * unreported) and close then, the rest close now.
+/* The socket is closing: it is dead (no new PDC, nothing delivered) and,
+ * in the same hold of its lock, the receiving PDCs linger
+ * (mrt_pdc_linger()), so that no packet finds the socket gone and its PDC
+ * not yet lingering; the sending ones with messages outstanding finish
+ * them (or fail them, unreported) and close then; the rest close now.
  */
 void mrt_sock_close_pdcs(struct mrt_sock *ms)
 {
 	struct mrt_pdc *pdc, *n;
 
 	spin_lock_bh(&ms->lock);
+	ms->dead = true;
 	list_for_each_entry_safe(pdc, n, &ms->pdc_list, snode)
 		if (pdc->role == MRT_PDC_RX)
 			mrt_pdc_linger(pdc);
@@ -1564,19 +1614,6 @@ static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
 	bool now_ack, made = false;
 
 	pdc->last_ns = mrt_now();
-	if (pdc->state == MRT_PDC_LINGER) {
-		/* the socket is gone: what it had is acknowledged again */
-		if (mrt_psn_before(psn, pdc->rx.cack) || mrt_rx_has(&pdc->rx, psn)) {
-			mrt_stat(mn, MRT_S_DUP_IN, 1);
-			mrt_send_ack(pdc, p, ce, out);
-		} else {
-			mrt_stat(mn, MRT_S_STRAY_IN, 1);
-			mrt_send_nack(mn, pdc, p, &pdc->peer, &pdc->local, pdc->family,
-				      MRT_NACK_CLOSING, 0, out);
-		}
-		kfree_skb(skb);
-		return;
-	}
 	/* A message larger than this host takes is never reassembled. */
 	if (d->msg_len > mrt_attr(mn, MRT_A_max_msg_bytes)) {
 		mrt_stat(mn, MRT_S_OVERSIZE, 1);
@@ -1686,6 +1723,36 @@ static bool mrt_is_trim(struct mrt_net *mn, const struct mrt_pkt *p, u8 dscp,
 	return p->trimmed || (t && dscp == t);
 }
 
+/* A data packet for a lingering PDC, before anything else looks at it (a
+ * trimmed one too: only its header matters).  What arrived before is
+ * acknowledged again, which is all a lingering PDC lives for; what did
+ * not is NACKed CLOSING behind an ACK on the same EV, so that the sender
+ * retires what did arrive before the NACK fails the rest; a stray one is
+ * dropped.  Only acknowledged duplicates keep it (mrt_gc_work()).
+ */
+static void mrt_rcv_linger(struct mrt_pdc *pdc, const struct mrt_pkt *p, bool ce,
+			   struct sk_buff_head *out)
+{
+	struct mrt_net *mn = pdc->mn;
+
+	switch (mrt_rx_peek(&pdc->rx, p->data.psn)) {
+	case MRT_RX_DUP:
+	case MRT_RX_OLD:
+		mrt_stat(mn, MRT_S_DUP_IN, 1);
+		pdc->last_ns = mrt_now();
+		mrt_send_ack(pdc, p, ce, out);
+		break;
+	case MRT_RX_STRAY:
+		mrt_stat(mn, MRT_S_STRAY_IN, 1);
+		break;
+	default:
+		mrt_stat(mn, MRT_S_CLOSING_IN, 1);
+		mrt_send_ack(pdc, p, ce, out);
+		mrt_send_nack(mn, pdc, p, &pdc->peer, &pdc->local, pdc->family,
+			      MRT_NACK_CLOSING, 0, out);
+	}
+}
+
 /* A DATA packet: to its PDC, or a SYN that makes one. */
 static void mrt_rcv_data_pkt(struct mrt_net *mn, struct sk_buff *skb,
 			     struct mrt_pkt *p, const struct mrt_addr *src,
@@ -1721,7 +1788,7 @@ static void mrt_rcv_data_pkt(struct mrt_net *mn, struct sk_buff *skb,
 		 * lingering PDC answers, not a socket that took the endpoint
 		 * since (which would get the message a second time).
 		 */
-		pdc = mrt_linger_find(mn, family, src, p->data.src_ep, p->spdcid);
+		pdc = mrt_linger_find(mn, family, src, dst, p);
 		if (pdc) {
 			ms = pdc->ms;
 			spin_lock(&ms->lock);
@@ -1758,12 +1825,18 @@ static void mrt_rcv_data_pkt(struct mrt_net *mn, struct sk_buff *skb,
 			pdc->peer_ep = p->data.src_ep;
 			pdc->local = *dst;
 			pdc->family = family;
+			pdc->syn_psn = p->data.start_psn;
 			mrt_rx_init(&pdc->rx, p->data.start_psn, range, pdc->bits);
 			mrt_pdc_link(ms, pdc);
 		}
 	}
 found:
 	if (pdc->dead) {
+		spin_unlock(&ms->lock);
+		goto drop;
+	}
+	if (pdc->state == MRT_PDC_LINGER) {
+		mrt_rcv_linger(pdc, p, ce, out);
 		spin_unlock(&ms->lock);
 		goto drop;
 	}
@@ -1864,7 +1937,8 @@ static void mrt_rcv_ctrl(struct mrt_net *mn, struct sk_buff *skb,
 		mrt_ctl_addr(skb, pdc, dst, src, family, p->ev,
 			     mrt_attr(mn, MRT_A_data_dscp));
 		__skb_queue_tail(out, skb);
-		pdc->last_ns = mrt_now();
+		if (pdc->state != MRT_PDC_LINGER)
+			pdc->last_ns = mrt_now();
 		goto unlock;
 	}
 	d = pdc->dest;
@@ -1973,8 +2047,14 @@ void mrt_gc_work(struct work_struct *w)
 			else if (ms->dead &&
 				 (s64)(now - pdc->progress_ns) > 12 * idle)
 				mrt_pdc_close(pdc, ETIMEDOUT, NULL);
-		} else if (quiet > (pdc->state == MRT_PDC_LINGER ?
-				    mrt_linger_ns(mn) : 2 * idle)) {
+		} else if (pdc->state == MRT_PDC_LINGER) {
+			/* quiet, or lingering long: a peer that keeps
+			 * sending never holds a closed socket for good
+			 */
+			if (quiet > mrt_linger_ns(mn) ||
+			    (s64)(now - pdc->progress_ns) > 4 * mrt_linger_ns(mn))
+				mrt_pdc_close(pdc, 0, NULL);
+		} else if (quiet > 2 * idle) {
 			mrt_pdc_close(pdc, 0, NULL);
 		}
 next:

@@ -52,7 +52,7 @@ int mrt_rx_init(struct mrt_rx *r, u32 first_psn, u32 range, u64 *bits)
 	return 0;
 }
 
-enum mrt_rx_verdict mrt_rx_accept(struct mrt_rx *r, u32 psn, u32 bytes)
+enum mrt_rx_verdict mrt_rx_peek(const struct mrt_rx *r, u32 psn)
 {
 	if (mrt_psn_before(psn, r->cack))
 		return r->cack - psn <= r->range ? MRT_RX_OLD : MRT_RX_STRAY;
@@ -60,7 +60,15 @@ enum mrt_rx_verdict mrt_rx_accept(struct mrt_rx *r, u32 psn, u32 bytes)
 		return MRT_RX_OOR;
 	if (psn != r->cack && mrt_bit(r->bits, r->range, psn))
 		return MRT_RX_DUP;
+	return MRT_RX_NEW;
+}
 
+enum mrt_rx_verdict mrt_rx_accept(struct mrt_rx *r, u32 psn, u32 bytes)
+{
+	enum mrt_rx_verdict v = mrt_rx_peek(r, psn);
+
+	if (v != MRT_RX_NEW)
+		return v;
 	r->rcvd_bytes += bytes;
 	if (psn == r->cack) {
 		r->cack++;

@@ -87,6 +87,9 @@ int mrt_rx_init(struct mrt_rx *r, u32 first_psn, u32 range, u64 *bits);
  */
 enum mrt_rx_verdict mrt_rx_accept(struct mrt_rx *r, u32 psn, u32 bytes);
 
+/* What mrt_rx_accept() would say of psn, changing nothing. */
+enum mrt_rx_verdict mrt_rx_peek(const struct mrt_rx *r, u32 psn);
+
 /* Whether psn has arrived. */
 bool mrt_rx_has(const struct mrt_rx *r, u32 psn);
 

@@ -728,14 +728,12 @@ static int mrt_release(struct socket *sock)
 	if (!sk)
 		return 0;
 	ms = mrt_sk(sk);
-	spin_lock_bh(&ms->lock);
-	ms->dead = true;
-	spin_unlock_bh(&ms->lock);
-	mrt_ep_unbind(ms);
-	/* Sending PDCs with messages outstanding finish in the background
-	 * (they hold the socket); the rest close now.
+	/* Dead; receiving PDCs linger, sending ones with messages
+	 * outstanding finish in the background (they hold the socket), the
+	 * rest close; then the endpoint is free.
 	 */
 	mrt_sock_close_pdcs(ms);
+	mrt_ep_unbind(ms);
 
 	spin_lock_bh(&ms->lock);
 	list_splice_init(&ms->rxq, &rxq);
@@ -783,6 +781,8 @@ static int mrt_sk_init(struct sock *sk)
 	INIT_LIST_HEAD(&ms->pdc_list);
 	INIT_LIST_HEAD(&ms->rxq);
 	INIT_LIST_HEAD(&ms->partial);
+	INIT_LIST_HEAD(&ms->reports);
+	INIT_WORK(&ms->report_work, mrt_report_work);
 	sock_set_flag(sk, SOCK_RCU_FREE);
 	err = mrt_tunnel_get(ms->mn);
 	if (err)

@@ -346,6 +346,37 @@ static void t_rx(void)
 	TAP_EQ(r.rcvd_bytes, 6000, "first-time bytes, out of order included: 6000");
 }
 
+/* peek() says what accept() would, and changes nothing: every verdict,
+ * across the wrap.
+ */
+static void t_rx_peek(void)
+{
+	u64 bits[2], before[2];
+	struct mrt_rx r, r0;
+	u32 psn, base = 0xffffff00, ok = 1, seen = 0;
+	unsigned int i;
+
+	mrt_rx_init(&r, base, 128, bits);
+	for (i = 0; i < 300; i += 3)
+		mrt_rx_accept(&r, base + (i * 7) % 200, 1);
+	for (i = 0; i < 1000; i++) {
+		enum mrt_rx_verdict v;
+
+		psn = base - 400 + i;
+		r0 = r;
+		memcpy(before, bits, sizeof(bits));
+		v = mrt_rx_peek(&r, psn);
+		ok &= !memcmp(&r, &r0, sizeof(r)) && !memcmp(before, bits, sizeof(bits));
+		seen |= 1U << v;
+		ok &= mrt_rx_accept(&r, psn, 1) == v;
+		r = r0;
+		memcpy(bits, before, sizeof(bits));
+	}
+	tap_ok(ok, "peek() says what accept() says and changes nothing");
+	TAP_EQ(seen, (1U << MRT_RX_NEW) | (1U << MRT_RX_DUP) | (1U << MRT_RX_OLD) |
+	       (1U << MRT_RX_OOR) | (1U << MRT_RX_STRAY), "every verdict came up");
+}
+
 /* The ring reuses its bits: a long in-order run with holes filled late. */
 static void t_rx_ring(void)
 {
@@ -982,6 +1013,7 @@ int main(void)
 	t_mutations();
 	t_psn();
 	t_rx();
+	t_rx_peek();
 	t_rx_ring();
 	t_tx();
 	t_loss();

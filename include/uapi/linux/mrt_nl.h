@@ -40,7 +40,8 @@ enum mrt_nl_pdc_state {
 				  */
 	MRT_NL_PDC_STATE_LINGER, /* RX: its socket closed; it acknowledges
 				  * again what it received, NACKs the rest
-				  * CLOSING, and goes once the sender is quiet
+				  * CLOSING, and goes once the sender is
+				  * quiet
 				  */
 };
 
