@@ -7,6 +7,9 @@
 #   make demo       the README's demo in a VM
 #   make bench      congestion controls side by side (QUICK=1: a smoke run)
 #   make fuzz       the libFuzzer targets, FUZZ_TIME seconds each (60)
+#   make soak       the reliability suite's long runs in the VM: 10^6
+#                   fuzzed packets, 10^5 netlink messages, 100 load and
+#                   netns rounds, a long lossy transfer (about an hour)
 #   make check-debug  every VM suite on a KASAN/UBSAN/lockdep/kmemleak
 #                   kernel built from linux-source-6.1 (cached; KCSAN=1: the
 #                   KCSAN kernel)
@@ -51,10 +54,12 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Wno-unused-parameter \
 FUZZERS     := selftests/fuzz/fuzz_wire selftests/fuzz/fuzz_psn selftests/fuzz/fuzz_attr \
 	       selftests/fuzz/fuzz_ccreplay selftests/fuzz/fuzz_tc
 FUZZ_TIME   ?= 60
+# Programs the VM suites run (built here, run in the guest over 9p).
+VM_TOOLS    := selftests/vm/reliability/pktfuzz
 MRT_HDRS    := net/mrt/wire.h net/mrt/psn.h net/mrt/ev.h include/uapi/linux/mrt.h tools/include/asm/unaligned.h
 
 .PHONY: all deps modules tools tests check demo install clean sparse checkpatch bench help \
-	fuzz check-debug
+	fuzz check-debug soak
 
 all: modules tools tests
 
@@ -62,10 +67,10 @@ all: modules tools tests
 # headers): under make -jN nothing may start before the headers exist.  An
 # order-only prerequisite, so a finished deps never forces a rebuild.
 modules sparse $(CCREPLAY) $(TC_PLUGIN) $(FABCTL) $(MRTPERF) $(MRT_FAULT) $(UNIT_TESTS) \
-	$(FUZZERS) bench/microbench: | deps
+	$(FUZZERS) $(VM_TOOLS) bench/microbench: | deps
 
 help:
-	@sed -n "3,17p" Makefile | sed 's/^# \{0,1\}//'
+	@sed -n "3,20p" Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@scripts/deps
@@ -76,7 +81,7 @@ modules:
 
 tools: $(CCREPLAY) $(TC_PLUGIN) $(FABCTL) $(MRTPERF) $(MRT_FAULT)
 
-tests: $(UNIT_TESTS) $(FUZZERS)
+tests: $(UNIT_TESTS) $(FUZZERS) $(VM_TOOLS)
 
 $(CCREPLAY): tools/ccreplay/ccreplay.c tools/ccreplay/algo_nscc.c tools/ccreplay/algo_dcqcn.c \
 	     tools/ccreplay/algo_swift.c \
@@ -112,6 +117,10 @@ selftests/unit/mrt_test: selftests/unit/mrt_test.c $(MRT_PURE) $(MRT_HDRS) $(COR
 			 selftests/lib/tap.h
 	$(CC) $(USER_CFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
 		-o $@ $(filter %.c,$^)
+
+selftests/vm/reliability/pktfuzz: selftests/vm/reliability/pktfuzz.c net/mrt/wire.c $(MRT_HDRS) \
+				  $(CORE_HDRS)
+	$(CC) $(USER_CFLAGS) -o $@ $(filter %.c,$^)
 
 # selftests/unit/ALGO_test links net/ALGO/ALGO_core.c.
 .SECONDEXPANSION:
@@ -151,6 +160,9 @@ check-debug: all
 check: all
 	@scripts/check
 
+soak: all
+	@LONG=1 scripts/check reliability
+
 demo: all
 	@scripts/demo
 
@@ -180,4 +192,5 @@ checkpatch:
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
-	rm -f $(CCREPLAY) $(TC_PLUGIN) $(FABCTL) $(MRTPERF) $(MRT_FAULT) $(UNIT_TESTS) $(FUZZERS) bench/microbench
+	rm -f $(CCREPLAY) $(TC_PLUGIN) $(FABCTL) $(MRTPERF) $(MRT_FAULT) $(UNIT_TESTS) $(FUZZERS) \
+		$(VM_TOOLS) bench/microbench

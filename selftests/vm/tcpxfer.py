@@ -9,6 +9,8 @@
 --while-exists PATH sends until PATH is removed (at most --seconds, default
 120): a test holds a flow open for as long as its checks take, however slow
 the machine, and ends it cleanly (digests still match) with "rm PATH".
+--sndbuf BYTES caps the client's send buffer, so that a slow flow has
+little left to drain when it ends.
 
 Client options for the congestion-control tests:
   --cc-in-connect NAME    set NAME while the SYN is out (non-blocking connect)
@@ -83,6 +85,8 @@ def client(args):
             args.addr, args.port, args.cc_in_connect, 10)
     else:
         s = tcpconnect.connect(args.addr, args.port, args.cc, 10)
+    if args.sndbuf:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, args.sndbuf)
     info = open(args.info, "w") if args.info else None
 
     def sample(extra=None):
@@ -144,6 +148,8 @@ def main():
     p.add_argument("--switch-after", type=int, default=1 << 20)
     p.add_argument("--info")
     p.add_argument("--info-every", type=int, default=1 << 20)
+    p.add_argument("--sndbuf", type=int, help="client: SO_SNDBUF (no autotuning), so "
+                   "that a flow ends soon after --while-exists's file goes")
     args = p.parse_args()
     if args.while_exists and args.seconds is None:
         args.seconds = 120

@@ -52,13 +52,13 @@ def u32(v):
 
 
 class Genl:
-    def __init__(self):
+    def __init__(self, family="fabric"):
         self.sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW,
                                   NETLINK_GENERIC)
         self.sock.setsockopt(SOL_NETLINK, NETLINK_EXT_ACK, 1)
         self.sock.settimeout(10)
         self.seq = 0
-        self.family = self.resolve("fabric")
+        self.family = self.resolve(family)
 
     def send(self, typ, flags, cmd, body, version=1):
         self.seq += 1

@@ -3,8 +3,10 @@
 """Digest-checked messages over mrt sockets, for the VM selftests.
 
   mrtmsg.py server ADDR EP --count N [--timeout S] [--rcvbuf B] [--ordered]
+                   [--peer ADDR] [--count-file F]
   mrtmsg.py client ADDR EP --count N [--max-size B] [--seed S] [--sndbuf B]
                    [--confirm] [--cookie-base C] [--wait S]
+                   [--while-exists F --count-file F]
 
 Every message of 40 bytes or more is a sequence number, the CRC-32 of
 the rest, and a body that the sequence number gives (its SHA-256,
@@ -45,15 +47,13 @@ def family_of(addr):
 
 def sizes(count, max_size, seed):
     rng = random.Random(seed)
-    out = []
     for i in range(count):
         if max_size == 0 or rng.random() < 0.02:
-            out.append(0)
+            yield 0
         else:
             # 2 ** (bits * u^2): every size from 1 B to max_size, the
             # small ones more often (a mean of max_size / 29 at 4 MiB)
-            out.append(min(max_size, int(2 ** (max_size.bit_length() * rng.random() ** 2))))
-    return out
+            yield min(max_size, int(2 ** (max_size.bit_length() * rng.random() ** 2)))
 
 
 def body_of(seq, n):
@@ -145,13 +145,20 @@ def server(a):
                            socket.SO_RCVBUF), 'rcvbuf_drops': info['rcvbuf_drops'],
                            'rxq_msgs': info['rxq_msgs']}, f)
     seen, bad, dups, small, nbytes, order_breaks, last = set(), 0, 0, 0, 0, 0, -1
+    foreign = 0
     deadline = time.monotonic() + a.timeout
-    n = 0
-    while n < a.count and time.monotonic() < deadline:
+    n, count, counted = 0, a.count, False
+    while n < count and time.monotonic() < deadline:
+        if a.count_file and not counted and os.path.exists(a.count_file):
+            count, counted = int(open(a.count_file).read()), True
+            continue
         r, _, _ = select.select([s], [], [], max(0.0, min(1.0, deadline - time.monotonic())))
         if not r:
             continue
         data, anc, flags, addr = s.recvmsg(a.bufsize)
+        if a.peer and socket.inet_pton(s.family, addr[0]) != socket.inet_pton(s.family, a.peer):
+            foreign += 1
+            continue
         n += 1
         nbytes += len(data)
         if not flags & socket.MSG_EOR or flags & socket.MSG_TRUNC:
@@ -172,6 +179,7 @@ def server(a):
             last = seq
     print(json.dumps({'received': n, 'distinct': len(seen), 'small': small, 'bad': bad,
                       'dups': dups, 'bytes': nbytes, 'order_breaks': order_breaks,
+                      'foreign': foreign,
                       'digests': sorted(seen)[-1:] and hashlib.sha256(
                           ','.join(map(str, sorted(seen))).encode()).hexdigest()}))
 
@@ -188,6 +196,8 @@ def client(a):
         report['evs'] = list(struct.unpack('=HH', s.getsockopt(SOL_MRT, MRT_EVS, 4)))
     pauses = [int(x) for x in a.pause_at.split(',')] if a.pause_at else []
     for seq, size in enumerate(sizes(a.count, a.max_size, a.seed)):
+        if a.while_exists and not os.path.exists(a.while_exists):
+            break
         if seq in pauses:
             # every message before confirmed, then wait for the test's go
             deadline = time.monotonic() + a.wait
@@ -222,8 +232,12 @@ def client(a):
         report['big'] += size >= 40
         report['bytes'] += size
         drain_errq(s, report)
+    if a.count_file:
+        with open(a.count_file + '.tmp', 'w') as f:
+            f.write(str(report['sent']))
+        os.rename(a.count_file + '.tmp', a.count_file)
     deadline = time.monotonic() + a.wait
-    want = a.count if a.confirm else 0
+    want = report['sent'] if a.confirm else 0
     while time.monotonic() < deadline:
         drain_errq(s, report)
         if a.confirm and report['confirmed'] + len(report['errors']) >= want:
@@ -264,6 +278,12 @@ def main():
                    '(PAUSE_DIR/paused.N says it waits)')
     p.add_argument('--pause-dir', default='/tmp')
     p.add_argument('--evs', help='client: BASE,COUNT, the socket\'s own EV set (MRT_EVS)')
+    p.add_argument('--while-exists', help='client: send messages (at most --count) while '
+                   'this file exists')
+    p.add_argument('--count-file', help='client: write the number of messages sent here '
+                   'when done; server: expect that many once the file exists')
+    p.add_argument('--peer', help='server: count only messages from this address; others '
+                   'are "foreign"')
     a = p.parse_args()
     (server if a.mode == 'server' else client)(a)
 
