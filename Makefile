@@ -7,6 +7,8 @@
 #   make demo       the README's demo in a VM
 #   make bench      congestion controls side by side (QUICK=1: a smoke run)
 #   make fuzz       the libFuzzer targets, FUZZ_TIME seconds each (60)
+#   make sim        fabsim's scenarios (sim/scenarios) on ns-3 at fabric
+#                   scale, and their report (build/sim/report.md)
 #   make soak       the reliability suite's long runs in the VM: 10^6
 #                   fuzzed packets, 10^5 netlink messages, 100 load and
 #                   netns rounds, a long lossy transfer (about an hour)
@@ -54,20 +56,31 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Wno-unused-parameter \
 FUZZERS     := selftests/fuzz/fuzz_wire selftests/fuzz/fuzz_psn selftests/fuzz/fuzz_attr \
 	       selftests/fuzz/fuzz_ccreplay selftests/fuzz/fuzz_tc
 FUZZ_TIME   ?= 60
+# fabsim: ns-3 3.37 (Debian's libns3-dev) with C++ glue only; the cores
+# and mrt's pure pieces are compiled as C, unchanged.
+NS3_PC      := ns3-core ns3-network ns3-internet ns3-point-to-point ns3-traffic-control \
+	       ns3-applications
+SIM         := sim/fabsim
+SIM_CXXOBJS := sim/config.o sim/net.o sim/tcp.o sim/mrt.o sim/main.o
+SIM_COBJS   := sim/cores.o sim/nscc_core.o sim/dcqcn_core.o sim/swift_core.o
+CXX         ?= g++
+SIM_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Wno-unused-parameter
+# Debian's .pc files carry a stray "-I/usr\;".
+NS3_CFLAGS  = $$(pkg-config --cflags $(NS3_PC) | sed 's|-I/usr\\;||')
 # Programs the VM suites run (built here, run in the guest over 9p).
 VM_TOOLS    := selftests/vm/reliability/pktfuzz
 MRT_HDRS    := net/mrt/wire.h net/mrt/psn.h net/mrt/ev.h include/uapi/linux/mrt.h tools/include/asm/unaligned.h
 
 .PHONY: all deps modules tools tests check demo install clean sparse checkpatch bench help \
-	fuzz check-debug soak
+	fuzz check-debug soak sim
 
-all: modules tools tests
+all: modules tools tests $(SIM)
 
 # Everything that compiles waits for deps (apt-get: the compiler, the kernel
 # headers): under make -jN nothing may start before the headers exist.  An
 # order-only prerequisite, so a finished deps never forces a rebuild.
 modules sparse $(CCREPLAY) $(TC_PLUGIN) $(FABCTL) $(MRTPERF) $(MRT_FAULT) $(UNIT_TESTS) \
-	$(FUZZERS) $(VM_TOOLS) bench/microbench: | deps
+	$(FUZZERS) $(VM_TOOLS) bench/microbench $(SIM_CXXOBJS) $(SIM_COBJS): | deps
 
 help:
 	@sed -n "3,20p" Makefile | sed 's/^# \{0,1\}//'
@@ -84,7 +97,7 @@ tools: $(CCREPLAY) $(TC_PLUGIN) $(FABCTL) $(MRTPERF) $(MRT_FAULT)
 tests: $(UNIT_TESTS) $(FUZZERS) $(VM_TOOLS)
 
 $(CCREPLAY): tools/ccreplay/ccreplay.c tools/ccreplay/algo_nscc.c tools/ccreplay/algo_dcqcn.c \
-	     tools/ccreplay/algo_swift.c \
+	     tools/ccreplay/algo_swift.c tools/ccreplay/rows.h \
 	     tools/ccreplay/ccreplay.h $(CORES) $(CORE_HDRS)
 	$(CC) $(USER_CFLAGS) -Itools/ccreplay -o $@ $(filter %.c,$^)
 
@@ -151,6 +164,22 @@ selftests/fuzz/fuzz_tc: selftests/fuzz/fuzz_tc.c selftests/lib/tc_stub.c tools/t
 			selftests/fuzz/fuzz.h
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -Iinclude/uapi -Itools/tc -o $@ $(filter %.c,$^)
 
+$(SIM_CXXOBJS): sim/%.o: sim/%.cc sim/fabsim.h sim/cores.h
+	$(CXX) $(SIM_CXXFLAGS) $(NS3_CFLAGS) -c -o $@ $<
+
+sim/cores.o: sim/cores.c sim/cores.h tools/ccreplay/rows.h $(CORE_HDRS)
+	$(CC) $(USER_CFLAGS) -c -o $@ $<
+
+sim/%_core.o: net/$$*/$$*_core.c $(CORE_HDRS)
+	$(CC) $(USER_CFLAGS) -c -o $@ $<
+
+$(SIM): $(SIM_CXXOBJS) $(SIM_COBJS)
+	$(CXX) -o $@ $^ $$(pkg-config --libs $(NS3_PC))
+
+sim: $(SIM) tools/ccreplay/ccreplay
+	@scripts/deps sim
+	@scripts/sim
+
 fuzz: $(FUZZERS)
 	@scripts/fuzz -t $(FUZZ_TIME)
 
@@ -193,4 +222,4 @@ checkpatch:
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
 	rm -f $(CCREPLAY) $(TC_PLUGIN) $(FABCTL) $(MRTPERF) $(MRT_FAULT) $(UNIT_TESTS) $(FUZZERS) \
-		$(VM_TOOLS) bench/microbench
+		$(VM_TOOLS) bench/microbench $(SIM) $(SIM_CXXOBJS) $(SIM_COBJS)

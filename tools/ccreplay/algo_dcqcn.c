@@ -16,6 +16,7 @@
 #include <net/fabric/dcqcn.h>
 
 #include "ccreplay.h"
+#include "rows.h"
 
 static struct dcqcn_params dcqcn_p;
 static struct dcqcn dcqcn_d;
@@ -58,20 +59,12 @@ static int dcqcn_event(struct ccr_event *ev, const char **why)
 
 static void dcqcn_print(const struct ccr_event *ev)
 {
-	const struct dcqcn *d = &dcqcn_d;
-	u64 alpha = ((u64)d->alpha * 1000000 + (1 << 15)) >> 16;
-
-	printf("%llu %s %u.%03u %u.%03u %llu.%06llu %d %u\n",
-	       (unsigned long long)ev->t_ns, ev->name,
-	       d->rc_kbps / 1000, d->rc_kbps % 1000,
-	       d->rt_kbps / 1000, d->rt_kbps % 1000,
-	       (unsigned long long)(alpha / 1000000),
-	       (unsigned long long)(alpha % 1000000), d->rcount, d->congested);
+	ccr_row_dcqcn(stdout, ev->t_ns, ev->name, &dcqcn_d);
 }
 
 const struct ccr_algo ccr_algo_dcqcn = {
 	.name = "dcqcn",
-	.header = "t_ns event rate_mbps target_mbps alpha rcount congested",
+	.header = CCR_DCQCN_HEADER,
 	.events_help =
 		"  cnp [n=K]   tx [pkts=N]   tick   (each first runs the loop up to its time)\n",
 	.limits_help =

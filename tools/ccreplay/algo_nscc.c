@@ -5,7 +5,9 @@
  * Events, the core's entry points (UET 1.0 section 3.6.13's OnACK,
  * OnNACK, OnInferredLoss and OnSend): ack is an ACK in the uet flavour
  * and a SACK in mrc; cack releases bytes only; trim is a trim NACK; nack
- * is any other NACK; loss is a presumed loss; send puts bytes in flight.
+ * is any other NACK; loss is a presumed loss; send puts bytes in flight;
+ * inflight sets the bytes in flight, as the TCP module does before each
+ * ACK from TCP's own count (prior_in_flight) and fabsim's TCP with it.
  * Each key has the core's limit (include/net/fabric/nscc.h): bytes at
  * most NSCC_MAX_EVENT_BYTES, rtt and service at most NSCC_MAX_RTT_NS, pen
  * at most 127, ecn and restore 0 or 1.
@@ -16,6 +18,7 @@
 #include <net/fabric/nscc.h>
 
 #include "ccreplay.h"
+#include "rows.h"
 
 static struct nscc_params nscc_p;
 static struct nscc nscc_n;
@@ -80,8 +83,10 @@ static int nscc_event(struct ccr_event *ev, const char **why)
 		nscc_on_loss(&nscc_n, bytes);
 	} else if (!strcmp(e, "send")) {
 		nscc_on_send(&nscc_n, bytes);
+	} else if (!strcmp(e, "inflight")) {
+		nscc_n.inflight = (s64)bytes;
 	} else {
-		*why = "unknown event (ack, cack, trim, nack, loss, send)";
+		*why = "unknown event (ack, cack, trim, nack, loss, send, inflight)";
 		return -EINVAL;
 	}
 	return 0;
@@ -89,24 +94,16 @@ static int nscc_event(struct ccr_event *ev, const char **why)
 
 static void nscc_print(const struct ccr_event *ev)
 {
-	const struct nscc *n = &nscc_n;
-
-	printf("%llu %s %llu %llu %lld %llu %llu %llu %llu\n",
-	       (unsigned long long)ev->t_ns, ev->name,
-	       (unsigned long long)n->cwnd, (unsigned long long)n->max_wnd,
-	       (long long)n->inflight, (unsigned long long)n->base_rtt,
-	       (unsigned long long)nscc_avg_delay(n),
-	       (unsigned long long)n->st.qa_count,
-	       (unsigned long long)n->st.fi_count);
+	ccr_row_nscc(stdout, ev->t_ns, ev->name, &nscc_n);
 }
 
 const struct ccr_algo ccr_algo_nscc = {
 	.name = "nscc",
-	.header = "t_ns event cwnd max_wnd inflight base_rtt_ns avg_delay_ns qa_count fi_count",
+	.header = CCR_NSCC_HEADER,
 	.events_help =
 		"  ack bytes= [rtt=] [ecn=] [pen=] [restore=] [service=]\n"
 		"  cack bytes=   trim bytes= [rtt=]   nack bytes= [rtt=]\n"
-		"  loss bytes=   send bytes=\n",
+		"  loss bytes=   send bytes=   inflight bytes=\n",
 	.limits_help =
 		"  bytes=                   <= 1099511627776 (2^40)\n"
 		"  rtt=, service=           <= 10^12 ns (1000 s)\n"

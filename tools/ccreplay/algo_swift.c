@@ -17,6 +17,7 @@
 #include <net/fabric/swift.h>
 
 #include "ccreplay.h"
+#include "rows.h"
 
 static struct swift_params swift_p;
 static struct swift swift_s;
@@ -73,14 +74,12 @@ static int swift_event(struct ccr_event *ev, const char **why)
 
 static void swift_print(const struct ccr_event *ev)
 {
-	printf("%llu %s %llu %u %u\n", (unsigned long long)ev->t_ns, ev->name,
-	       (unsigned long long)swift_cwnd_milli(&swift_s),
-	       swift_target(&swift_s), swift_s.pacing_gap);
+	ccr_row_swift(stdout, ev->t_ns, ev->name, &swift_s);
 }
 
 const struct ccr_algo ccr_algo_swift = {
 	.name = "swift",
-	.header = "t_ns event cwnd_milli target_ns pacing_gap_ns",
+	.header = CCR_SWIFT_HEADER,
 	.events_help =
 		"  ack rtt=NS acked=N [srtt=NS] [nomd=1]   rto [srtt=NS]   recovery [srtt=NS]\n",
 	.limits_help =
