@@ -61,7 +61,7 @@ require_cmd() {
 
 # busywait TIMEOUT_MS CMD...: poll CMD until it succeeds.
 busywait() {
-	local timeout_ms=$1 start
+	local timeout_ms=$(($1 * ${WAIT_SCALE:-1})) start
 	shift
 	start=$(date +%s%3N)
 	until "$@"; do

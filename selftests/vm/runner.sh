@@ -16,7 +16,8 @@
 #
 #   selftests/vm/runner.sh [--scale N] [--long] selftests/vm/SUITE [TEST...]
 #
-# --scale N multiplies the timeout by N (a debug kernel runs slower).
+# --scale N multiplies the timeout by N (a debug kernel runs slower), and
+# every bounded wait of the tests (lib.sh's busywait) through WAIT_SCALE.
 # --long runs the long versions (make soak): the tests see LONG=1, and the
 # suite's long_timeout= applies.
 set -uo pipefail
@@ -36,6 +37,7 @@ key=timeout
 ((LONG)) && grep -q '^long_timeout=' "$dir/settings" 2>/dev/null && key=long_timeout
 timeout=$(sed -n "s/^$key=\\([0-9]\\+\\)\$/\\1/p" "$dir/settings" 2>/dev/null)
 timeout=$((${timeout:-120} * scale))
+export WAIT_SCALE=$scale
 
 tests=()
 if [[ $# -gt 0 ]]; then

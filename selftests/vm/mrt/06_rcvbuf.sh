@@ -20,10 +20,13 @@ link_ns "$A" a0 1 "$B" b0 2
 mrt_tune "$A" "$B" flavour=uet || exit 1
 slab0=$(slab_kb)
 
+# The server stalls until the checks below have seen the stall (the hold
+# file), on a machine of any speed; 300 s bounds it.
 rm -f "$MRT_J/stall"
+hold_new stalling
 ip netns exec "$B" python3 "$MRTMSG" server 198.18.0.2 7000 --count 600 --rcvbuf 1048576 \
-	--stall 15 --stall-report "$MRT_J/stall" --timeout 200 --ready "$MRT_J/ready" \
-	>"$MRT_J/srv" &
+	--stall 300 --stall-while "$stalling" --stall-report "$MRT_J/stall" --timeout 600 \
+	--ready "$MRT_J/ready" >"$MRT_J/srv" &
 srv=$!
 busywait 10000 test -e "$MRT_J/ready"
 ip netns exec "$A" python3 "$MRTMSG" client 198.18.0.2 7000 --count 600 --max-size 65536 \
@@ -31,7 +34,7 @@ ip netns exec "$A" python3 "$MRTMSG" client 198.18.0.2 7000 --count 600 --max-si
 cli=$!
 
 pen() { ip netns exec "$A" awk '$1 != "addr" && $9 > 0 { f = 1 } END { exit !f }' /proc/net/mrt/dests; }
-busywait 14000 pen
+busywait 120000 pen
 check $? "while the receiver does not read, the sender's destination shows a receiver penalty"
 
 # The stalled PDCs hold still: the control plane's view of them, both ends.
@@ -71,6 +74,7 @@ grow=$(( $(slab_kb) - slab0 ))
 log "# slab grew by $grow kB while the receiver stalled"
 (( grow < 16384 ))
 check $? "kernel slab memory stays bounded while the receiver stalls (+$grow kB)"
+rm -f "$stalling"
 wait $cli $srv
 log "# server: $(cat "$MRT_J/srv")"
 log "# client: $(jq -c 'del(.confirmed_cookies)' "$MRT_J/cli")"

@@ -44,20 +44,25 @@ evs >"$MRT_J/evs"
 stats=$("$FAULT" stats)
 log "# mrt_fault: $stats"
 log "# EVs: $(jq -c '[.[] | [.port, .state, .pkts, .ecn, .rtos]]' "$MRT_J/evs")"
-# a corrupted packet is refused, so lost: those EVs go bad as well
-jq -e '[.[] | select(.port <= 49155 or .port == 49160 or .port == 49161) |
-	.state == "assumed_bad"] | all' "$MRT_J/evs" >/dev/null &&
-	jq -e '[.[] | select(.port > 49155 and .port != 49160 and .port != 49161) |
-	.state != "assumed_bad"] | all' "$MRT_J/evs" >/dev/null
+# a corrupted packet is refused, so lost: those EVs go bad as well.  (jq
+# -s: an empty list, or no input at all, is never a pass.)
+jq -se '.[0] | length == 16 and
+	([.[] | select(.port <= 49155 or .port == 49160 or .port == 49161) |
+	  .state == "assumed_bad"] | all) and
+	([.[] | select(.port > 49155 and .port != 49160 and .port != 49161) |
+	  .state != "assumed_bad"] | all)' "$MRT_J/evs" >/dev/null
 check $? "the dropped and the corrupted EVs are ASSUMED_BAD, no other is"
-jq -e '([.[] | select(.port >= 49156 and .port <= 49159) | .ecn] | all(. > 0)) and
-	([.[] | select(.port < 49156 or .port > 49159) | .ecn] | add) == 0' "$MRT_J/evs" >/dev/null
+jq -se '.[0] | length == 16 and
+	([.[] | select(.port >= 49156 and .port <= 49159) | .ecn] | all(. > 0)) and
+	([.[] | select(.port < 49156 or .port > 49159) | .ecn] | add) == 0' "$MRT_J/evs" \
+	>/dev/null
 check $? "ECN echoes charged to each marked EV and to no other"
 (($(jq .dropped <<<"$stats") > 0 && $(jq .marked <<<"$stats") > 0))
 check $? "the program dropped and marked packets ($(jq -c '{dropped, marked}' <<<"$stats"))"
 
 "$FAULT" set 49152-49161 none
-good() { evs | jq -e '[.[] | .state != "assumed_bad"] | all' >/dev/null; }
+good() { evs | jq -se '.[0] | length == 16 and ([.[] | .state != "assumed_bad"] | all)' \
+	>/dev/null; }
 busywait 30000 good
 check $? "faults lifted: probes bring the dropped and corrupted EVs back"
 # every corrupted packet (data and probes) has arrived by now

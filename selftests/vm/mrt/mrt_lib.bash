@@ -74,14 +74,15 @@ mrt_xfer() {
 }
 
 # mrt_xfer_ok TAG N: N messages arrived, each once, whole and intact.
+# (jq -s: jq -e passes on no input at all, a server that died.)
 mrt_xfer_ok() {
-	jq -e --argjson n "$2" '.received == $n and .bad == 0 and .dups == 0 and
+	jq -se --argjson n "$2" '.[0] | .received == $n and .bad == 0 and .dups == 0 and
 		.distinct + .small == $n' "$MRT_J/$1.srv" >/dev/null
 }
 
 # mrt_confirmed TAG N: the sender had N confirmations, N distinct cookies.
 mrt_confirmed() {
-	jq -e --argjson n "$2" '.sent == $n and .confirmed == $n and
+	jq -se --argjson n "$2" '.[0] | .sent == $n and .confirmed == $n and
 		.confirmed_cookies == $n and (.errors | length) == 0' "$MRT_J/$1.cli" >/dev/null
 }
 

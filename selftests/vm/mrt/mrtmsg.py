@@ -135,7 +135,8 @@ def server(a):
     if a.stall:
         # not reading: what the receive buffer holds meanwhile
         end, peak = time.monotonic() + a.stall, 0
-        while time.monotonic() < end:
+        while time.monotonic() < end and (not a.stall_while or
+                                          os.path.exists(a.stall_while)):
             peak = max(peak, mrt_info(s)['rmem'])
             time.sleep(0.1)
         info = mrt_info(s)
@@ -271,6 +272,8 @@ def main():
     p.add_argument('--ready')
     p.add_argument('--stall', type=float, default=0, help='server: seconds before reading')
     p.add_argument('--stall-report', help='server: JSON of the stall to this file')
+    p.add_argument('--stall-while', help='server: stall (at most --stall seconds) only while '
+                   'this file exists')
     p.add_argument('--dontwait', action='store_true', help='client: MSG_DONTWAIT, poll on EAGAIN')
     p.add_argument('--interval', type=float, default=0, help='client: seconds between messages')
     p.add_argument('--pause-at', default='', help='client: message numbers (a,b,...) before '
