@@ -46,8 +46,8 @@ MRT_FAULT   := tools/bpf/mrt_fault.bpf.o
 TC_LIBDIR   ?= /usr/lib/$(shell $(CC) -print-multiarch)/tc
 UNIT_TESTS  := selftests/unit/nscc_test selftests/unit/dcqcn_test selftests/unit/swift_test \
 	       selftests/unit/q_fabric_test selftests/unit/mrt_test
-# mrt's pure protocol pieces (wire codec, PSN windows, RTO).
-MRT_PURE    := net/mrt/wire.c net/mrt/psn.c net/mrt/ev.c
+# mrt's pure protocol pieces (wire codec, PSN windows, RTO, EVs, the engine).
+MRT_PURE    := net/mrt/wire.c net/mrt/psn.c net/mrt/ev.c net/mrt/engine.c
 # libFuzzer targets (selftests/fuzz/), clang with ASan and UBSan.
 FUZZ_CC     ?= clang
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Wno-unused-parameter \
@@ -62,14 +62,18 @@ NS3_PC      := ns3-core ns3-network ns3-internet ns3-point-to-point ns3-traffic-
 	       ns3-applications
 SIM         := sim/fabsim
 SIM_CXXOBJS := sim/config.o sim/net.o sim/tcp.o sim/mrt.o sim/main.o
-SIM_COBJS   := sim/cores.o sim/nscc_core.o sim/dcqcn_core.o sim/swift_core.o
+SIM_COBJS   := sim/cores.o sim/mrtsim.o sim/nscc_core.o sim/dcqcn_core.o sim/swift_core.o \
+	       sim/mrt_engine.o sim/mrt_psn.o sim/mrt_ev.o sim/mrt_wire.o
+# The NSCC core's entry points, at link time, go through sim/mrtsim.c
+# (each destination's core on its own clock, a traced one written out).
+SIM_WRAP    := $(foreach f,ack cack trim nack loss send,-Wl,--wrap=nscc_on_$(f))
 CXX         ?= g++
 SIM_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Wno-unused-parameter
 # Debian's .pc files carry a stray "-I/usr\;".
 NS3_CFLAGS  = $$(pkg-config --cflags $(NS3_PC) | sed 's|-I/usr\\;||')
 # Programs the VM suites run (built here, run in the guest over 9p).
 VM_TOOLS    := selftests/vm/reliability/pktfuzz
-MRT_HDRS    := net/mrt/wire.h net/mrt/psn.h net/mrt/ev.h include/uapi/linux/mrt.h tools/include/asm/unaligned.h
+MRT_HDRS    := net/mrt/wire.h net/mrt/psn.h net/mrt/ev.h net/mrt/engine.h net/mrt/attr_desc.h include/uapi/linux/mrt.h tools/include/asm/unaligned.h
 
 .PHONY: all deps modules tools tests check demo install clean sparse checkpatch bench help \
 	fuzz check-debug soak sim
@@ -126,7 +130,7 @@ selftests/unit/q_fabric_test: selftests/unit/q_fabric_test.c selftests/lib/tc_st
 			      selftests/lib/tc_stub.h selftests/lib/tap.h
 	$(CC) $(USER_CFLAGS) -Iinclude/uapi -Itools/tc -o $@ $(filter %.c,$^)
 
-selftests/unit/mrt_test: selftests/unit/mrt_test.c $(MRT_PURE) $(MRT_HDRS) $(CORE_HDRS) \
+selftests/unit/mrt_test: selftests/unit/mrt_test.c $(MRT_PURE) $(NSCC_CORE) $(MRT_HDRS) $(CORE_HDRS) \
 			 selftests/lib/tap.h
 	$(CC) $(USER_CFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
 		-o $@ $(filter %.c,$^)
@@ -148,7 +152,7 @@ selftests/fuzz/fuzz_psn: selftests/fuzz/fuzz_psn.c net/mrt/psn.c $(MRT_HDRS) \
 			 selftests/fuzz/fuzz.h $(CORE_HDRS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
 
-selftests/fuzz/fuzz_attr: selftests/fuzz/fuzz_attr.c $(CORES) net/mrt/mrt_attrs.h net/mrt/ev.h \
+selftests/fuzz/fuzz_attr: selftests/fuzz/fuzz_attr.c $(CORES) net/mrt/mrt_attrs.h net/mrt/ev.h net/mrt/attr_desc.h \
 			  selftests/fuzz/fuzz.h $(CORE_HDRS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
 
@@ -164,17 +168,24 @@ selftests/fuzz/fuzz_tc: selftests/fuzz/fuzz_tc.c selftests/lib/tc_stub.c tools/t
 			selftests/fuzz/fuzz.h
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -Iinclude/uapi -Itools/tc -o $@ $(filter %.c,$^)
 
-$(SIM_CXXOBJS): sim/%.o: sim/%.cc sim/fabsim.h sim/cores.h
+$(SIM_CXXOBJS): sim/%.o: sim/%.cc sim/fabsim.h sim/cores.h sim/mrtsim.h
 	$(CXX) $(SIM_CXXFLAGS) $(NS3_CFLAGS) -c -o $@ $<
 
-sim/cores.o: sim/cores.c sim/cores.h tools/ccreplay/rows.h $(CORE_HDRS)
+sim/cores.o: sim/cores.c sim/cores.h sim/internal.h tools/ccreplay/rows.h $(CORE_HDRS)
 	$(CC) $(USER_CFLAGS) -c -o $@ $<
 
 sim/%_core.o: net/$$*/$$*_core.c $(CORE_HDRS)
 	$(CC) $(USER_CFLAGS) -c -o $@ $<
 
+sim/mrtsim.o: sim/mrtsim.c sim/mrtsim.h sim/internal.h tools/ccreplay/rows.h net/mrt/mrt_attrs.h $(MRT_HDRS) \
+	      $(CORE_HDRS)
+	$(CC) $(USER_CFLAGS) -c -o $@ $<
+
+sim/mrt_%.o: net/mrt/%.c $(MRT_HDRS) $(CORE_HDRS)
+	$(CC) $(USER_CFLAGS) -c -o $@ $<
+
 $(SIM): $(SIM_CXXOBJS) $(SIM_COBJS)
-	$(CXX) -o $@ $^ $$(pkg-config --libs $(NS3_PC))
+	$(CXX) -o $@ $^ $(SIM_WRAP) $$(pkg-config --libs $(NS3_PC))
 
 sim: $(SIM) tools/ccreplay/ccreplay
 	@scripts/deps sim

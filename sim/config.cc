@@ -142,6 +142,12 @@ std::vector<std::string> Scenario::Keys(const std::string& section) const
     return v;
 }
 
+void Scenario::Touch(const std::string& section) const
+{
+    for (auto& k : Keys(section))
+        used[k] = true;
+}
+
 void Scenario::CheckAllUsed() const
 {
     for (auto& [k, v] : kv)
@@ -318,7 +324,7 @@ void SetIdeal(const Scenario& c, uint32_t hdr)
 {
     const Topology& t = g_topo;
     std::vector<uint64_t> in(t.hosts), out(t.hosts);
-    uint64_t first = UINT64_MAX, lat = 0;
+    uint64_t lat = 0, bps = t.port_bps ? std::min(t.link_bps, t.port_bps) : t.link_bps;
 
     for (auto& f : g_flows) {
         uint64_t pkts = (f.bytes + t.mtu - 1) / t.mtu;
@@ -328,13 +334,16 @@ void SetIdeal(const Scenario& c, uint32_t hdr)
         f.ideal_ns = Ideal(c, f.src, f.dst, f.bytes, hdr);
         in[f.dst] += wire;
         out[f.src] += wire;
-        first = std::min(first, f.start_ns);
-        lat = std::max<uint64_t>(lat, hops * (t.link_delay_ps + TxPs(t.mtu + hdr + 2, t.link_bps)));
+        /* after the busiest link, a last packet still crosses the rest */
+        lat = std::max<uint64_t>(lat, hops * t.link_delay_ps +
+                                          (hops - 1) * TxPs(std::min<uint64_t>(f.bytes, t.mtu) +
+                                                                hdr + 2,
+                                                            t.link_bps));
     }
     uint64_t most = 0;
     for (uint32_t h = 0; h < t.hosts; h++)
         most = std::max({most, in[h], out[h]});
-    g_ideal_last_ns = (TxPs(most, t.link_bps) + lat) / 1000;
+    g_ideal_last_ns = (TxPs(most, bps) + lat) / 1000;
 }
 
 void Delivered(uint32_t id, uint64_t bytes)

@@ -13,6 +13,7 @@
 
 #include "../tools/ccreplay/rows.h"
 #include "cores.h"
+#include "internal.h"
 
 struct sim_cc {
 	enum sim_cc_algo algo;
@@ -32,8 +33,8 @@ struct sim_cc {
 
 static const char * const algo_names[] = { "nscc", "dcqcn", "swift" };
 
-static int apply(const struct fabric_attr_desc *descs, unsigned int n, u32 *v,
-		 const char *set, char *err, size_t errlen)
+int sim_attr_apply(const struct fabric_attr_desc *descs, unsigned int n, u32 *v,
+		   const char *set, char *err, size_t errlen)
 {
 	const char *eq = strchr(set, '='), *why = "";
 	unsigned int i;
@@ -103,7 +104,7 @@ struct sim_cc *sim_cc_new(enum sim_cc_algo algo, const char *flavour,
 		goto fail;
 	}
 	for (i = 0; i < nsets; i++)
-		if (apply(descs, n, v, sets[i], err, errlen))
+		if (sim_attr_apply(descs, n, v, sets[i], err, errlen))
 			goto fail;
 	switch (algo) {
 	case SIM_CC_NSCC:

@@ -46,6 +46,10 @@ struct Scenario
     std::vector<std::string> List(const std::string& key) const;
     /* Every key of a section (for the attribute lists of the cores). */
     std::vector<std::string> Keys(const std::string& section) const;
+    /* A section another endpoint kind reads: its keys are that run's to
+     * check.
+     */
+    void Touch(const std::string& section) const;
     /* Exits naming the first key that nothing read. */
     void CheckAllUsed() const;
     [[noreturn]] void Fail(const std::string& key, const std::string& why) const;
@@ -129,11 +133,15 @@ class FabricQueueDisc : public ns3::QueueDisc
  * per-flow ECMP: a hash of the 5-tuple and the switch's seed picks the
  * uplink, so distinct UDP source ports (EVs) take distinct paths.
  */
+/* 198.18.0.0: hosts' links, a /30 each */
+static const uint32_t kHostBase = 0xc6120000;
+
 struct Topology
 {
     enum Kind { STAR, LEAFSPINE } kind = STAR;
     uint32_t hosts = 0, leaves = 1, per_leaf = 0, spines = 0;
     uint64_t link_bps = 400000000000ULL, uplink_bps = 400000000000ULL;
+    uint64_t port_bps = 0;            /* switch.rate: every switch port's; 0: the link's */
     uint64_t base_rtt_ps = 6000000;   /* an empty path's RTT, small packets */
     uint64_t link_delay_ps = 0;       /* propagation per link */
     uint32_t mtu = 4096;              /* payload bytes per packet */
@@ -149,7 +157,6 @@ struct Topology
     /* usable[leaf][spine]: leaf <-> spine link in the ECMP groups */
     std::vector<std::vector<bool>> usable;
     std::vector<ns3::Ipv4Address> addr;               /* [host] */
-    std::map<uint32_t, uint32_t> host_of;             /* address -> host */
     std::deque<PortStats> ports;      /* stable: the queue discs point in */
     std::vector<ns3::Ptr<FabricQueueDisc>> qdiscs;
     /* the devices of each leaf-spine link [leaf][spine] (leaf's, spine's) */
@@ -207,6 +214,8 @@ void BuildTopology(const Scenario& c);
  */
 void ScheduleLinkFailure(uint32_t leaf, uint32_t spine, uint64_t at_ns,
                          uint64_t reroute_ns);
+/* Packets the failed link lost. */
+extern uint64_t g_failure_drops;
 
 /* One transfer of the workload. */
 struct Flow
@@ -220,6 +229,8 @@ struct Flow
     uint64_t max_gap_ns = 0;     /* the longest wait for the next delivery */
     uint64_t dup_deliveries = 0; /* bytes delivered twice (must stay 0) */
     uint64_t rtos = 0, retx = 0, trims = 0, qa = 0;
+    int failed = 0;              /* mrt: the PDC gave up (an errno) */
+    uint64_t segs_out = 0;       /* TCP: data segments sent, again too */
     uint64_t ideal_ns = 0;       /* alone on the path at line rate */
     std::vector<uint64_t> ev_bytes;   /* mrt: per EV */
 };

@@ -298,18 +298,25 @@ static uint64_t Mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
+/* Host h's address is the first of the h-th /30 of 198.18.0.0 (its link
+ * to its leaf): O(1) both ways.
+ */
 int Topology::Host(Ipv4Address a) const
 {
-    auto it = host_of.find(a.Get());
+    uint32_t off = a.Get() - kHostBase;
 
-    return it == host_of.end() ? -1 : (int)it->second;
+    if ((off & 3) != 1 || off / 4 >= hosts)
+        return -1;
+    return off / 4;
 }
 
 uint64_t Topology::PathBps(uint32_t src, uint32_t dst) const
 {
-    if (kind == STAR || LeafOf(src) == LeafOf(dst))
-        return link_bps;
-    return std::min(link_bps, uplink_bps);
+    uint64_t r = link_bps;
+
+    if (kind != STAR && LeafOf(src) != LeafOf(dst))
+        r = std::min(r, uplink_bps);
+    return port_bps ? std::min(r, port_bps) : r;
 }
 
 /* The interface for h's packet at this switch, ECMP over the usable
@@ -369,12 +376,11 @@ bool FabricRouting::RouteInput(Ptr<const Packet> p, const Ipv4Header& header,
                                MulticastForwardCallback mcb, LocalDeliverCallback lcb,
                                ErrorCallback ecb)
 {
-    uint32_t iif = m_ipv4->GetInterfaceForDevice(idev);
     int oif;
 
     if (m_role == 0) {
         if (header.GetDestination() == g_topo.addr[m_id]) {
-            lcb(p, header, iif);
+            lcb(p, header, m_ipv4->GetInterfaceForDevice(idev));
             return true;
         }
         return false;
@@ -445,7 +451,7 @@ void BuildTopology(const Scenario& c)
 
     if (kind == "star") {
         t.kind = Topology::STAR;
-        t.hosts = c.U64("topology.hosts", 8, 2, 65536);
+        t.hosts = c.U64("topology.hosts", 8, 2, 16384);
         t.leaves = 1;
         t.per_leaf = t.hosts;
         t.spines = 0;
@@ -457,8 +463,8 @@ void BuildTopology(const Scenario& c)
         t.spines = c.U64("topology.spines", 4, 1, 4096);
         t.hosts = t.leaves * t.per_leaf;
         t.hops = 4;
-        if (t.hosts > 65536)
-            c.Fail("topology.leaves", "more than 65536 hosts");
+        if (t.hosts > 16384)
+            c.Fail("topology.leaves", "more than 16384 hosts (198.18.0.0/16, a /30 each)");
     } else {
         c.Fail("topology.kind", "star or leafspine");
     }
@@ -476,6 +482,7 @@ void BuildTopology(const Scenario& c)
     t.link_delay_ps = t.base_rtt_ps / (2 * t.hops) - ser;
 
     PortConfig sw = ReadPort(c, "switch", t.link_bps);
+    t.port_bps = sw.rate;
     PortConfig hostp;
     hostp.limit = c.U64("host.limit", 64 << 20, 1, 1ULL << 32);
 
@@ -521,7 +528,8 @@ void BuildTopology(const Scenario& c)
         Ipv4InterfaceContainer ic = ah.Assign(d);
         ah.NewNetwork();
         t.addr[h] = ic.GetAddress(0);
-        t.host_of[ic.GetAddress(0).Get()] = h;
+        if (t.Host(t.addr[h]) != (int)h)
+            c.Fail("topology.kind", "host addresses out of order (a fabsim bug)");
         t.leaf_down[h] = ic.Get(1).second;
     }
     t.leaf_up.assign(t.leaves, std::vector<uint32_t>(t.spines));
@@ -555,8 +563,15 @@ void BuildTopology(const Scenario& c)
             ->Setup(2, s, Mix(seed * 1000033ULL + 7777 + s));
 }
 
-/* A blackhole: every packet the device receives is lost, from when it
- * is enabled.
+uint64_t g_failure_drops;
+
+static void FailureDrop(Ptr<const Packet>)
+{
+    g_failure_drops++;
+}
+
+/* A blackhole: every packet the device receives from now on is lost
+ * (counted in g_failure_drops).
  */
 static void Fail(Ptr<NetDevice> d)
 {
@@ -565,6 +580,7 @@ static void Fail(Ptr<NetDevice> d)
     em->SetAttribute("ErrorRate", DoubleValue(1.0));
     em->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
     d->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    d->TraceConnectWithoutContext("PhyRxDrop", MakeCallback(&FailureDrop));
 }
 
 void ScheduleLinkFailure(uint32_t leaf, uint32_t spine, uint64_t at_ns, uint64_t reroute_ns)

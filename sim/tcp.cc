@@ -124,10 +124,11 @@ class CoreOps : public TcpDctcp
         }
         if (m_flow >= 0 && m_flow == g_trace.flow)
             sim_cc_trace(m_core, g_trace.trace, g_trace.rows);
-        if (s_algo == "dcqcn") {
-            tcb->m_pacing = true;
-            m_high = tcb->m_highTxMark;
-        }
+        /* the kernel modules pace: nscc at 1.2 x its window per srtt,
+         * dcqcn at its rate, swift below its floor of 2 packets
+         */
+        tcb->m_pacing = s_algo != "swift";
+        tcb->m_pacingRate = DataRate(g_topo.link_bps);
         Apply(tcb);
     }
 
@@ -140,8 +141,12 @@ class CoreOps : public TcpDctcp
     {
         switch (ev) {
         case TcpSocketState::CA_EVENT_TX_START:
-            if (m_core)
-                Apply(tcb);
+            if (!m_core)
+                break;
+            /* tcp_dcqcn: the loop catches up and counts what was sent */
+            if (s_algo == "dcqcn")
+                DcqcnUpdate(false);
+            Apply(tcb);
             break;
         case TcpSocketState::CA_EVENT_LOSS:
             if (!m_core)
@@ -191,16 +196,7 @@ class CoreOps : public TcpDctcp
                     sim_nscc_loss(m_core, t, (uint64_t)rs.m_bytesLoss * m_pkt / m_mss);
             }
         } else if (s_algo == "dcqcn") {
-            /* tcp_dcqcn_update(): packets sent, then the CNPs */
-            uint32_t sent = (tcb->m_highTxMark - m_high) / m_mss;
-
-            m_high = m_high + sent * m_mss;
-            if (sent)
-                sim_dcqcn_tx(m_core, t, sent);
-            if (ce)
-                sim_dcqcn_cnp(m_core, t, 1);
-            if (!sent && !ce)
-                sim_dcqcn_tick(m_core, t);
+            DcqcnUpdate(ce);
         } else if (rtt != SIM_NO_RTT) {
             /* tcp_swift_cong_control(): srtt as TCP keeps it */
             m_srtt = m_srtt ? (7 * m_srtt + rtt) / 8 : rtt;
@@ -217,6 +213,23 @@ class CoreOps : public TcpDctcp
   private:
     uint64_t T() const { return NowNs() - m_t0; }
 
+    /* tcp_dcqcn_update(): catch up, the data segments sent since the
+     * last event (retransmissions too), then the CNP if any
+     */
+    void DcqcnUpdate(bool ce)
+    {
+        uint64_t t = T(), segs = m_flow >= 0 ? g_flows[m_flow].segs_out : 0;
+        uint32_t sent = segs - m_segs;
+
+        m_segs = segs;
+        if (sent)
+            sim_dcqcn_tx(m_core, t, sent);
+        if (ce)
+            sim_dcqcn_cnp(m_core, t, 1);
+        if (!sent && !ce)
+            sim_dcqcn_tick(m_core, t);
+    }
+
     /* The core's window in bytes of TCP payload. */
     uint32_t Window(Ptr<const TcpSocketState> tcb) const
     {
@@ -226,12 +239,17 @@ class CoreOps : public TcpDctcp
             /* tcp_nscc_set_cwnd(): at least 2 segments */
             segs = std::max<uint64_t>(sim_nscc_cwnd(m_core) / m_pkt, 2);
         } else if (s_algo == "dcqcn") {
-            /* twice the rate's BDP over srtt, at least 4 */
-            uint64_t srtt = m_srtt ? m_srtt : g_topo.base_rtt_ps / 1000;
-            segs = sim_dcqcn_rate_bps(m_core) / 8 * srtt / 1000000000ULL * 2 / m_mss;
-            segs = std::max<uint64_t>(segs, 4);
+            /* tcp_dcqcn_apply(): twice the rate's BDP over srtt, plus one,
+             * 4 to 65535; before an RTT sample TCP's own
+             */
+            if (!m_srtt)
+                return tcb->m_cWnd;
+            segs = (unsigned __int128)2 * sim_dcqcn_rate_bps(m_core) / 8 * m_srtt /
+                       (1000000000ULL * m_mss) + 1;
+            segs = std::min<uint64_t>(std::max<uint64_t>(segs, 4), 65535);
         } else {
-            segs = std::max<uint64_t>(sim_swift_cwnd_milli(m_core) / 1000, 1);
+            /* tcp_swift_apply(): at least 2 segments */
+            segs = std::max<uint64_t>(sim_swift_cwnd_milli(m_core) / 1000, 2);
         }
         return std::min<uint64_t>(segs * tcb->m_segmentSize, 1U << 30);
     }
@@ -241,12 +259,23 @@ class CoreOps : public TcpDctcp
         tcb->m_cWnd = Window(tcb);
         if (s_algo == "dcqcn") {
             tcb->m_pacingRate = DataRate(std::max<uint64_t>(sim_dcqcn_rate_bps(m_core), 1000000));
-        } else if (s_algo == "swift") {
-            uint32_t gap = sim_swift_pacing_gap_ns(m_core);
+        } else if (s_algo == "nscc" && m_srtt) {
+            /* tcp_nscc_set_pacing(): 1.2 x the window (or the flight) per
+             * srtt, at most the line rate
+             */
+            uint64_t w = std::max<uint64_t>(tcb->m_cWnd, tcb->m_bytesInFlight);
+            uint64_t bps = (unsigned __int128)w * 8 * 12 * 1000000000ULL / (10 * m_srtt);
 
-            tcb->m_pacing = gap > 0;
-            if (gap)
-                tcb->m_pacingRate = DataRate((uint64_t)m_mss * 8 * 1000000000ULL / gap);
+            tcb->m_pacingRate = DataRate(std::min<uint64_t>(std::max<uint64_t>(bps, 1000000),
+                                                            g_topo.link_bps));
+        } else if (s_algo == "swift") {
+            /* tcp_swift_rate(): below the floor, the window per srtt */
+            uint64_t milli = sim_swift_cwnd_milli(m_core);
+
+            tcb->m_pacing = milli < 2000 && m_srtt;
+            if (tcb->m_pacing)
+                tcb->m_pacingRate = DataRate(std::max<uint64_t>(
+                    (unsigned __int128)m_mss * milli * 8 * 1000000ULL / m_srtt, 1000));
         }
     }
 
@@ -255,7 +284,8 @@ class CoreOps : public TcpDctcp
     uint32_t m_mss = 0, m_pkt = 0;
     uint64_t m_t0 = 0, m_srtt = 0;
     bool m_ce_round = false;
-    SequenceNumber32 m_ce_round_end, m_high;
+    SequenceNumber32 m_ce_round_end;
+    uint64_t m_segs = 0;
 };
 
 std::string CoreOps::s_algo, CoreOps::s_flavour;
@@ -315,6 +345,15 @@ static void Push(uint32_t id)
     }
 }
 
+/* Every data segment the sender transmits, retransmissions too (what
+ * tcp_dcqcn counts in data_segs_out).
+ */
+static void TxSeg(uint32_t id, Ptr<const Packet> p, const TcpHeader&, Ptr<const TcpSocketBase>)
+{
+    if (p->GetSize())
+        g_flows[id].segs_out++;
+}
+
 static void CongState(uint32_t id, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t to)
 {
     if (to == TcpSocketState::CA_LOSS)
@@ -349,6 +388,7 @@ static void Start(uint32_t id)
     x.s->GetSockName(local);
     g_flow_of[{g_topo.addr[f.src].Get(), InetSocketAddress::ConvertFrom(local).GetPort()}] = id;
     x.s->TraceConnectWithoutContext("CongState", MakeBoundCallback(&CongState, id));
+    x.s->TraceConnectWithoutContext("Tx", MakeBoundCallback(&TxSeg, id));
     x.s->SetConnectCallback(MakeBoundCallback(&Connected, id),
                             MakeBoundCallback(&ConnectFailed, id));
     x.s->SetSendCallback(MakeBoundCallback(&Room, id));
@@ -375,6 +415,10 @@ void SetupTcp(const Scenario& c, const Endpoint& ep)
     ns3::Config::SetDefault("ns3::TcpSocketBase::ClockGranularity", TimeValue(NanoSeconds(1)));
     ns3::Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
     ns3::Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(true));
+    /* ns-3's pacing starts at (and is capped by) 4 Gbit/s */
+    ns3::Config::SetDefault("ns3::TcpSocketState::MaxPacingRate",
+                            DataRateValue(DataRate(c.U64("topology.link_gbps", 400, 1, 1600) *
+                                                   1000000000ULL)));
     ns3::Config::SetDefault("ns3::RttEstimator::InitialEstimation",
                        TimeValue(MicroSeconds(c.U64("tcp.initial_rtt_us", 100, 1))));
 

@@ -19,19 +19,8 @@
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 
+#include "attr_desc.h"
 #include "mrt.h"
-
-#define MRT_NAMES_U32		NULL
-#define MRT_NAMES_BOOL		NULL
-#define MRT_NAMES_FLAVOUR	nscc_flavour_names
-#define MRT_NAMES_EV_POLICY	mrt_ev_policy_names
-#define FABRIC_ATTR_KIND_EV_POLICY	FABRIC_ATTR_ENUM
-
-/* ev_policy's values, enum mrt_ev_policy (net/mrt/ev.h). */
-static const char * const mrt_ev_policy_names[] = {
-	[MRT_EV_RR] = "rr",
-	[MRT_EV_REPS] = "reps",
-};
 
 /* The transport's defaults for two of NSCC's rows (id NSCC_ATTR_*). */
 #define MRT_DEF_FLAVOUR(id, v)	((id) == NSCC_ATTR_flavour ? NSCC_FLAVOUR_MRC : (v))
@@ -39,8 +28,7 @@ static const char * const mrt_ev_policy_names[] = {
 
 static const struct fabric_attr_desc mrt_attr_descs[MRT_ATTR_COUNT] = {
 #define MRT_ATTR(name, kind, def, lo, hi, unit, help) \
-	[MRT_A_##name] = FABRIC_ATTR_DESC(name, kind, def, lo, hi, unit, help, \
-					  MRT_NAMES_##kind),
+	[MRT_A_##name] = MRT_ATTR_DESC(name, kind, def, lo, hi, unit, help),
 #include "mrt_attrs.h"
 #undef MRT_ATTR
 #define NSCC_ATTR(name, kind, def, lo, hi, unit, help) \

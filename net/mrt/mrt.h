@@ -39,6 +39,7 @@
 #include <net/fabric/nscc.h>
 #include <uapi/linux/mrt.h>
 
+#include "engine.h"
 #include "ev.h"
 #include "psn.h"
 #include "wire.h"
@@ -331,28 +332,6 @@ struct mrt_tmsg {
 	struct mrt_errq_tail who;	/* the report's peer */
 };
 
-/* A sender's packet, per PSN. */
-struct mrt_slot {
-	struct sk_buff *skb;		/* the payload; NULL once acknowledged */
-	u32 psn;			/* whose slot it is */
-	u16 ev;				/* the EV (index in its dest's set) it
-					 * last went on
-					 */
-	u64 sent_ns;
-	u32 bytes;			/* nominal */
-	u8 tx_count;			/* transmissions (Karn), up to 255 */
-	u8 rtos;			/* expiries of its timer */
-	u8 cause;			/* MRT_SLOT_RTXQ: enum mrt_rtx_cause */
-	u8 flags;
-};
-
-#define MRT_SLOT_INFLIGHT	0x01	/* its bytes are in NSCC's flight */
-#define MRT_SLOT_RTXQ		0x02	/* queued for retransmission */
-#define MRT_SLOT_WAIT		0x04	/* NACKed: the receiver cannot take it
-					 * yet; sent again after an RTO
-					 */
-#define MRT_SLOT_SYN		0x08	/* last sent while the PDC was in SYN */
-
 /* What a payload skb on the send queue carries (skb->cb). */
 struct mrt_tx_cb {
 	struct mrt_tmsg *msg;
@@ -397,19 +376,6 @@ struct mrt_pdc_stats {
 	u64 rtx_rto;
 	u64 rto_events;
 };
-
-/* Why a packet is sent again (mrt:mrt_retransmit's cause). */
-#define MRT_RTX_CAUSES				\
-	EM(MRT_RTX_TRIM, trim)			\
-	EM(MRT_RTX_SACK, sack)			\
-	EM(MRT_RTX_RTO, rto)			\
-	EMe(MRT_RTX_WAIT, wait)
-
-#define EM(a, b)	a,
-#define EMe(a, b)	a,
-enum mrt_rtx_cause { MRT_RTX_CAUSES };
-#undef EM
-#undef EMe
 
 #define MRT_PDC_STATES				\
 	EM(MRT_PDC_SYN, syn)			\
@@ -457,25 +423,16 @@ struct mrt_pdc {
 	int xmit_err;			/* the last send's route error, or 0 */
 	struct mrt_pdc_stats st;
 
-	/* TX */
-	struct mrt_tx tx;
-	struct mrt_slot *slots;		/* [range] */
-	u32 *rtxq;			/* [range] PSNs to send again */
-	u32 rtxq_head;
-	u32 rtxq_len;
-	u32 peer_range;			/* the receiver's window (its mpr) */
+	/* TX: the engine's state (engine.h), and each PSN's payload */
+	struct mrt_snd snd;
+	struct sk_buff **skbs;		/* [range], by PSN as snd.slots */
 	u32 start_psn;
 	struct sk_buff_head sendq;	/* payloads without a PSN yet */
 	struct list_head tmsgs;
 	u16 next_msg_id;
 	u32 ntmsgs;
 	u64 timer_at;			/* the timer's expiry, 0: not armed */
-	u64 wait_until;			/* NACKed NO_RESOURCE: nothing new till */
-	u8 wait_shift;			/* its backoff */
 	bool waiting;			/* on dest->waiters */
-	bool have_rcvd;
-	u32 last_rcvd;			/* the last rcvd_bytes field seen */
-	struct mrt_rto rto;
 	struct hrtimer timer;
 	struct dst_cache dst;
 

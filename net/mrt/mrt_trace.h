@@ -96,8 +96,8 @@ TRACE_EVENT(mrt_ack,
 			   __entry->ack_psn = a->ack_psn;
 			   __entry->sack_base = a->sack_base_psn;
 			   __entry->sack_bitmap = a->sack_bitmap;
-			   __entry->una = pdc->tx.una;
-			   __entry->nxt = pdc->tx.nxt;
+			   __entry->una = pdc->snd.tx.una;
+			   __entry->nxt = pdc->snd.tx.nxt;
 			   __entry->newly_bytes = newly_bytes;
 			   __entry->rtt_ns = rtt_ns == NSCC_NO_RTT ? 0 : rtt_ns;
 			   __entry->pen = a->rcv_cwnd_pen;
@@ -160,8 +160,8 @@ TRACE_EVENT(mrt_rto,
 	    TP_fast_assign(__entry->lid = pdc->lid;
 			   __entry->expired = expired;
 			   __entry->rto_us = rto_us;
-			   __entry->una = pdc->tx.una;
-			   __entry->nxt = pdc->tx.nxt),
+			   __entry->una = pdc->snd.tx.una;
+			   __entry->nxt = pdc->snd.tx.nxt),
 	    TP_printk("lid=%u expired=%u rto_us=%u una=%u nxt=%u", __entry->lid,
 		      __entry->expired, __entry->rto_us, __entry->una,
 		      __entry->nxt)

@@ -194,12 +194,12 @@ static int mrt_nl_put_tx(struct sk_buff *skb, struct mrt_pdc *pdc)
 	cwnd = d->cc.cwnd;
 	inflight = max_t(s64, d->cc.inflight, 0);
 	spin_unlock(&d->lock);
-	return nla_put_u32(skb, MRT_NL_PDC_A_UNA_PSN, pdc->tx.una) ||
-	       nla_put_u32(skb, MRT_NL_PDC_A_NXT_PSN, pdc->tx.nxt) ||
-	       nla_put_u32(skb, MRT_NL_PDC_A_RTX_QUEUED, pdc->rtxq_len) ||
+	return nla_put_u32(skb, MRT_NL_PDC_A_UNA_PSN, pdc->snd.tx.una) ||
+	       nla_put_u32(skb, MRT_NL_PDC_A_NXT_PSN, pdc->snd.tx.nxt) ||
+	       nla_put_u32(skb, MRT_NL_PDC_A_RTX_QUEUED, pdc->snd.rtxq_len) ||
 	       nla_put_u32(skb, MRT_NL_PDC_A_MSGS_QUEUED, pdc->ntmsgs) ||
-	       nla_put_u32(skb, MRT_NL_PDC_A_SRTT_US, pdc->rto.srtt8 / 8) ||
-	       nla_put_u32(skb, MRT_NL_PDC_A_RTTVAR_US, pdc->rto.rttvar4 / 4) ||
+	       nla_put_u32(skb, MRT_NL_PDC_A_SRTT_US, pdc->snd.rto.srtt8 / 8) ||
+	       nla_put_u32(skb, MRT_NL_PDC_A_RTTVAR_US, pdc->snd.rto.rttvar4 / 4) ||
 	       nla_put_u32(skb, MRT_NL_PDC_A_RTO_US, mrt_rto_now_us(pdc)) ||
 	       PDC_U64(CWND_BYTES, cwnd) ||
 	       PDC_U64(INFLIGHT_BYTES, inflight) ||

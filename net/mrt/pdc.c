@@ -4,16 +4,10 @@
  * NACKs, SACK gaps and timers, NSCC per destination), the receiver (PSN
  * window, SACKs with the received-bytes clock, NACKs, reassembly), and the
  * receive path's dispatch.  The PSN arithmetic is net/mrt/psn.c's and the
- * window NSCC's (net/nscc/nscc_core.c); this file holds them together with
- * skbs, sockets and timers.
- *
- * Bytes in flight: a packet's nominal bytes enter NSCC's flight when it is
- * sent (nscc_on_send) and leave once per transmission: by the rcvd_bytes
- * delta of the ACK that reports it received, by a trim or other NACK, or
- * by a presumed loss (SACK gap, timer).  MRT_SLOT_INFLIGHT says whether
- * they are in; a packet presumed lost and then acknowledged before it was
- * sent again (the original was only late) is added back, because the
- * receiver's count will take it out once more.
+ * window NSCC's (net/nscc/nscc_core.c), and what the sender and the
+ * receiver decide with them is net/mrt/engine.c's (pure, shared with
+ * fabsim); this file holds them together with skbs, sockets, locks and
+ * timers.
  */
 #include <linux/errqueue.h>
 #include <linux/list_sort.h>
@@ -253,9 +247,10 @@ static void mrt_pdc_free_rcu(struct rcu_head *head)
 		mrt_dest_put(pdc->dest);
 	}
 	dst_cache_destroy(&pdc->dst);
-	kvfree(pdc->slots);
-	kvfree(pdc->rtxq);
-	kvfree(pdc->tx.ref);
+	kvfree(pdc->snd.slots);
+	kvfree(pdc->skbs);
+	kvfree(pdc->snd.rtxq);
+	kvfree(pdc->snd.tx.ref);
 	sock_put(&pdc->ms->inet.sk);
 	kvfree(pdc);
 }
@@ -295,10 +290,12 @@ static struct mrt_pdc *mrt_pdc_new(struct mrt_sock *ms, u8 role, u32 range,
 	hrtimer_init(&pdc->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	pdc->timer.function = mrt_pdc_timer;
 	if (role == MRT_PDC_TX) {
-		pdc->slots = kvcalloc(range, sizeof(*pdc->slots), gfp);
-		pdc->rtxq = kvcalloc(range, sizeof(u32), gfp);
-		pdc->tx.ref = kvcalloc(range, sizeof(u32), gfp);
-		if (!pdc->slots || !pdc->rtxq || !pdc->tx.ref)
+		pdc->snd.slots = kvcalloc(range, sizeof(*pdc->snd.slots), gfp);
+		pdc->skbs = kvcalloc(range, sizeof(*pdc->skbs), gfp);
+		pdc->snd.rtxq = kvcalloc(range, sizeof(u32), gfp);
+		pdc->snd.tx.ref = kvcalloc(range, sizeof(u32), gfp);
+		if (!pdc->snd.slots || !pdc->skbs || !pdc->snd.rtxq ||
+		    !pdc->snd.tx.ref)
 			goto out_arrays;
 	}
 	for (i = 0; i < 16; i++) {
@@ -322,9 +319,10 @@ static struct mrt_pdc *mrt_pdc_new(struct mrt_sock *ms, u8 role, u32 range,
 	return pdc;
 
 out_arrays:
-	kvfree(pdc->slots);
-	kvfree(pdc->rtxq);
-	kvfree(pdc->tx.ref);
+	kvfree(pdc->snd.slots);
+	kvfree(pdc->skbs);
+	kvfree(pdc->snd.rtxq);
+	kvfree(pdc->snd.tx.ref);
 	dst_cache_destroy(&pdc->dst);
 out_free:
 	kvfree(pdc);
@@ -385,9 +383,14 @@ struct mrt_pdc *mrt_pdc_tx_new(struct mrt_sock *ms, const struct mrt_addr *peer,
 	pdc->peer_ep = peer_ep;
 	pdc->local = ms->addr;
 	pdc->start_psn = get_random_u32();
-	pdc->peer_range = range;
-	mrt_tx_init(&pdc->tx, pdc->start_psn, range, pdc->bits,
-		    pdc->bits + range / 64, pdc->tx.ref);
+	/* the range is valid (above) */
+	if (WARN_ON_ONCE(mrt_snd_init(&pdc->snd, pdc->start_psn, range,
+				      pdc->snd.slots, pdc->snd.rtxq, pdc->bits,
+				      pdc->bits + range / 64, pdc->snd.tx.ref))) {
+		*err = -EINVAL;
+		mrt_pdc_close(pdc, 0, NULL);
+		return NULL;
+	}
 	pdc->dest = mrt_dest_get(mn, ms, peer, GFP_KERNEL);
 	if (!pdc->dest) {
 		*err = -ENOMEM;
@@ -565,13 +568,10 @@ void mrt_pdc_close(struct mrt_pdc *pdc, int err, struct sk_buff_head *out)
 
 	if (pdc->role == MRT_PDC_TX) {
 		for (i = 0; i < pdc->range; i++) {
-			struct mrt_slot *s = &pdc->slots[i];
-
-			if (s->flags & MRT_SLOT_INFLIGHT)
-				released += s->bytes;
-			kfree_skb(s->skb);
-			s->skb = NULL;
+			kfree_skb(pdc->skbs[i]);
+			pdc->skbs[i] = NULL;
 		}
+		released = mrt_snd_release(&pdc->snd);
 		__skb_queue_purge(&pdc->sendq);
 		list_for_each_entry_safe(tm, tn, &pdc->tmsgs, node)
 			mrt_tmsg_free(pdc, tm, err ? err : -1);
@@ -662,7 +662,7 @@ static s64 mrt_linger_ns(struct mrt_net *mn)
 /* A sending PDC with nothing left to send or acknowledge. */
 static bool mrt_pdc_idle(const struct mrt_pdc *pdc)
 {
-	return pdc->tx.una == pdc->tx.nxt && skb_queue_empty(&pdc->sendq);
+	return mrt_snd_idle(&pdc->snd) && skb_queue_empty(&pdc->sendq);
 }
 
 /* The socket is closing: it is dead (no new PDC, nothing delivered) and,
@@ -687,42 +687,140 @@ void mrt_sock_close_pdcs(struct mrt_sock *ms)
 
 /* Sender */
 
-static struct mrt_slot *mrt_slot(struct mrt_pdc *pdc, u32 psn)
+static void mrt_snd_cfg_of(struct mrt_net *mn, struct mrt_snd_cfg *c)
 {
-	return &pdc->slots[psn & (pdc->range - 1)];
+	c->rto_min_us = mrt_attr(mn, MRT_A_rto_min_us);
+	c->rto_max_us = mrt_attr(mn, MRT_A_rto_max_us);
+	c->retry_budget = mrt_attr(mn, MRT_A_retry_budget);
+	c->sack_loss_min_retx_pkts = mrt_attr(mn, MRT_A_sack_loss_min_retx_pkts);
 }
 
-static void mrt_rtxq_add(struct mrt_pdc *pdc, u32 psn, u8 cause)
+static struct mrt_snd_dest mrt_snd_dest_of(struct mrt_pdc *pdc)
 {
-	struct mrt_slot *s = mrt_slot(pdc, psn);
+	return (struct mrt_snd_dest){ &pdc->dest->cc, &pdc->dest->evs };
+}
 
-	if (s->flags & MRT_SLOT_RTXQ || pdc->rtxq_len >= pdc->range)
+/* The engine's hooks; ctx is the PDC, under its socket's lock. */
+static void mrt_snd_lock(void *ctx)
+	__acquires(ctx)
+{
+	struct mrt_pdc *pdc = ctx;
+
+	spin_lock(&pdc->dest->lock);
+}
+
+static void mrt_snd_unlock(void *ctx)
+	__releases(ctx)
+{
+	struct mrt_pdc *pdc = ctx;
+
+	spin_unlock(&pdc->dest->lock);
+}
+
+/* psn is delivered: its payload goes, and its message once it has no
+ * packet left.
+ */
+static void mrt_snd_acked(void *ctx, u32 psn)
+{
+	struct mrt_pdc *pdc = ctx;
+	struct sk_buff **skb = &pdc->skbs[psn & (pdc->range - 1)];
+	struct mrt_tmsg *m;
+
+	if (WARN_ON_ONCE(!*skb))
 		return;
-	s->flags |= MRT_SLOT_RTXQ;
-	s->cause = cause;
-	pdc->rtxq[(pdc->rtxq_head + pdc->rtxq_len++) & (pdc->range - 1)] = psn;
+	m = MRT_TX_CB(*skb)->msg;
+	kfree_skb(*skb);
+	*skb = NULL;
+	if (!--m->pkts_left)
+		mrt_tmsg_free(pdc, m, 0);
 }
+
+static void mrt_snd_sack_lost(void *ctx, u32 psn)
+{
+	struct mrt_pdc *pdc = ctx;
+
+	pdc->st.rtx_sack++;
+	pdc->ms->st.rtx_sack++;
+	mrt_stat(pdc->mn, MRT_S_RTX_SACK, 1);
+}
+
+/* Under the destination's lock: wait on it for the window or an allow. */
+static void mrt_snd_blocked(void *ctx)
+{
+	struct mrt_pdc *pdc = ctx;
+
+	if (!pdc->waiting) {
+		list_add_tail(&pdc->wait_node, &pdc->dest->waiters);
+		pdc->waiting = true;
+	}
+}
+
+static void mrt_snd_cc(void *ctx, enum nscc_routine r)
+{
+	mrt_cc(ctx, r);
+}
+
+static void mrt_snd_ack_seen(void *ctx, const struct mrt_pkt *p,
+			     const struct mrt_snd_ack_res *res)
+{
+	struct mrt_pdc *pdc = ctx;
+	struct mrt_net *mn = pdc->mn;
+
+	trace_mrt_ack(pdc, &p->ack, p->flags, res->newly_rcvd, res->rtt_ns);
+	if (res->rtt_ns != NSCC_NO_RTT &&
+	    mrt_attr(mn, MRT_A_trigger_logging_on_rtt_enable) &&
+	    res->rtt_ns >= mrt_attr(mn, MRT_A_trigger_logging_on_rtt_threshold_ns))
+		trace_mrt_rtt_log(pdc, p->ack.ack_psn, res->rtt_ns,
+				  pdc->dest->cc.cwnd, p->ack.rcv_cwnd_pen);
+}
+
+/* Under the destination's lock, with NSCC's answer to the ACK. */
+static void mrt_snd_ack_locked(void *ctx, const struct mrt_pkt *p)
+{
+	struct mrt_pdc *pdc = ctx;
+
+	pdc->dest->srtt_us = pdc->snd.rto.srtt8 / 8;
+	pdc->dest->pen = p->ack.rcv_cwnd_pen;
+}
+
+static void mrt_snd_timed_out(void *ctx, unsigned int expired, u32 rto_us)
+{
+	struct mrt_pdc *pdc = ctx;
+	struct mrt_sock *ms = pdc->ms;
+
+	trace_mrt_rto(pdc, expired, rto_us);
+	pdc->st.rto_events++;
+	pdc->st.rtx_rto += expired;
+	ms->st.rto_events++;
+	ms->st.rtx_rto += expired;
+	mrt_stat(pdc->mn, MRT_S_RTO_EVENTS, 1);
+	mrt_stat(pdc->mn, MRT_S_RTX_RTO, expired);
+}
+
+static void mrt_snd_resent(void *ctx, u32 psn, u8 cause, u8 tx_count)
+{
+	trace_mrt_retransmit((struct mrt_pdc *)ctx, psn, cause, tx_count);
+}
+
+static const struct mrt_snd_ops mrt_snd_ops = {
+	.lock = mrt_snd_lock,
+	.unlock = mrt_snd_unlock,
+	.acked = mrt_snd_acked,
+	.cc = mrt_snd_cc,
+	.sack_lost = mrt_snd_sack_lost,
+	.blocked = mrt_snd_blocked,
+	.ack_seen = mrt_snd_ack_seen,
+	.ack_locked = mrt_snd_ack_locked,
+	.timed_out = mrt_snd_timed_out,
+	.resent = mrt_snd_resent,
+};
 
 u32 mrt_rto_now_us(const struct mrt_pdc *pdc)
 {
-	struct mrt_net *mn = pdc->mn;
-	u32 lo = mrt_attr(mn, MRT_A_rto_min_us);
-	u32 hi = mrt_attr(mn, MRT_A_rto_max_us);
+	struct mrt_snd_cfg c;
 
-	/* before the first sample: four times the floor */
-	return mrt_rto_us(&pdc->rto, lo, hi, min_t(u64, (u64)lo * 4, hi));
-}
-
-/* The deadline of a packet's timer: its send time plus the RTO, doubled
- * per expiry of its timer (up to 64 times), within rto_max_us.
- */
-static u64 mrt_slot_deadline(struct mrt_pdc *pdc, const struct mrt_slot *s,
-			     u32 rto_us)
-{
-	u64 rto = (u64)rto_us << min_t(u32, s->rtos, 6);
-
-	rto = min_t(u64, rto, mrt_attr(pdc->mn, MRT_A_rto_max_us));
-	return s->sent_ns + rto * NSEC_PER_USEC;
+	mrt_snd_cfg_of(pdc->mn, &c);
+	return mrt_snd_rto_us(&pdc->snd, &c);
 }
 
 static void mrt_pdc_arm(struct mrt_pdc *pdc, u64 at)
@@ -793,10 +891,10 @@ static struct sk_buff *mrt_data_build(struct mrt_pdc *pdc, struct sk_buff *paylo
 }
 
 /* Sends what pdc may: retransmissions first, then new packets, while the
- * PSN window and NSCC's window allow.  Under ms->lock; the packets go to
- * out for the caller to send once the lock is dropped.  A PDC that has
- * more to send than the window lets it waits on its destination, and its
- * last packet asks for an ACK at once (AR).
+ * PSN window and NSCC's window allow (mrt_snd_pick()).  Under ms->lock;
+ * the packets go to out for the caller to send once the lock is dropped.
+ * A PDC that has more to send than the window lets it waits on its
+ * destination, and its last packet asks for an ACK at once (AR).
  */
 static void mrt_ctl_addr(struct sk_buff *skb, struct mrt_pdc *pdc,
 			 const struct mrt_addr *from, const struct mrt_addr *to,
@@ -837,7 +935,7 @@ static void mrt_pdc_probe(struct mrt_pdc *pdc, u64 now, struct sk_buff_head *out
 		p.ev = mrt_ev_port(&d->evs, ev);
 		p.ctrl.ctl_type = MRT_CTRL_PROBE;
 		p.ctrl.opaque = ev;
-		p.ctrl.psn = pdc->tx.nxt;
+		p.ctrl.psn = pdc->snd.tx.nxt;
 		mrt_build(skb_put(skb, MRT_CTRL_HDR_LEN), &p);
 		mrt_ctl_addr(skb, pdc, &pdc->local, &pdc->peer, pdc->family, p.ev,
 			     mrt_attr(mn, MRT_A_data_dscp));
@@ -850,201 +948,88 @@ arm:
 		mrt_pdc_arm(pdc, max(next, now));
 }
 
+/* mrt_snd_push()'s transmitting side: the PDC, its out queue, the last
+ * packet queued (for AR).
+ */
+struct mrt_push {
+	struct mrt_pdc *pdc;
+	struct sk_buff_head *out;
+	struct sk_buff *last;
+	u64 now;
+};
+
+static u32 mrt_push_next_bytes(void *x)
+{
+	struct mrt_push *px = x;
+	struct sk_buff *next = skb_peek(&px->pdc->sendq);
+
+	return next ? mrt_nominal(px->pdc->family, next->len) : 0;
+}
+
+static bool mrt_push_xmit(void *x, const struct mrt_snd_tx *tx)
+{
+	struct mrt_push *px = x;
+	struct mrt_pdc *pdc = px->pdc;
+	struct sk_buff **slot = &pdc->skbs[tx->psn & (pdc->range - 1)];
+	struct sk_buff *skb;
+
+	pdc->ev = mrt_ev_port(&pdc->dest->evs, tx->ev);
+	skb = mrt_data_build(pdc, tx->retx ? *slot : skb_peek(&pdc->sendq),
+			     tx->psn, tx->retx, pdc->ev);
+	if (!skb)
+		return false;
+	if (!tx->retx)
+		*slot = __skb_dequeue(&pdc->sendq);
+	__skb_queue_tail(px->out, skb);
+	px->last = skb;
+	pdc->last_ns = px->now;
+	return true;
+}
+
+static void mrt_push_ask_ack(void *x)
+{
+	struct mrt_push *px = x;
+
+	px->last->data[offsetof(struct mrt_hdr, flags)] |= MRT_DATA_F_AR;
+}
+
+static void mrt_push_arm(void *x, u64 at)
+{
+	mrt_pdc_arm(((struct mrt_push *)x)->pdc, at);
+}
+
+static const struct mrt_snd_xmit_ops mrt_push_ops = {
+	.next_bytes = mrt_push_next_bytes,
+	.xmit = mrt_push_xmit,
+	.ask_ack = mrt_push_ask_ack,
+	.arm = mrt_push_arm,
+};
+
 void mrt_pdc_push(struct mrt_pdc *pdc, struct sk_buff_head *out)
 {
 	struct mrt_dest *d = pdc->dest;
 	struct mrt_net *mn = pdc->mn;
-	struct sk_buff *skb, *last = NULL;
-	unsigned int budget = 256;
-	bool blocked = false;
-	u64 now = mrt_now();
-	u32 rto_us = mrt_rto_now_us(pdc);
+	struct mrt_push px = { .pdc = pdc, .out = out, .now = mrt_now() };
+	struct mrt_snd_dest sd;
+	struct mrt_snd_cfg cfg;
+	int err;
 
 	if (pdc->dead || pdc->role != MRT_PDC_TX)
 		return;
 	if (d->evs.usable < d->evs.p.count)
-		mrt_pdc_probe(pdc, now, out);
-	while (budget) {
-		struct mrt_slot *s;
-		bool retx;
-		u32 psn;
-		int ev;
-
-		if (pdc->rtxq_len) {
-			psn = pdc->rtxq[pdc->rtxq_head & (pdc->range - 1)];
-			s = mrt_slot(pdc, psn);
-			/* an entry of a PSN acknowledged meanwhile, whose
-			 * slot may be another PSN's by now
-			 */
-			if (!s->skb || s->psn != psn ||
-			    mrt_tx_is_acked(&pdc->tx, psn)) {
-				pdc->rtxq_head++;
-				pdc->rtxq_len--;
-				if (s->psn == psn)
-					s->flags &= ~MRT_SLOT_RTXQ;
-				continue;
-			}
-			/* The budget is of timer expiries: trims and SACKs
-			 * show that the path delivers.
-			 */
-			if (s->rtos > mrt_attr(mn, MRT_A_retry_budget) ||
-			    s->tx_count == U8_MAX) {
-				int err = READ_ONCE(pdc->xmit_err);
-
-				mrt_stat(mn, MRT_S_RETRY_EXHAUSTED, 1);
-				if (err == -ENETUNREACH || err == -EHOSTUNREACH)
-					err = EHOSTUNREACH;
-				else
-					err = ETIMEDOUT;
-				mrt_pdc_close(pdc, err, out);
-				return;
-			}
-			retx = true;
-		} else if (!skb_queue_empty(&pdc->sendq)) {
-			if (!mrt_tx_can_send(&pdc->tx) ||
-			    pdc->tx.nxt - pdc->tx.una >= pdc->peer_range) {
-				blocked = true;
-				break;
-			}
-			/* the receiver asked to wait: the timer resumes */
-			if ((s64)(now - pdc->wait_until) < 0) {
-				mrt_pdc_arm(pdc, pdc->wait_until);
-				break;
-			}
-			s = NULL;
-			psn = pdc->tx.nxt;
-			retx = false;
-		} else {
-			break;
-		}
-
-		skb = retx ? s->skb : skb_peek(&pdc->sendq);
-		spin_lock(&d->lock);
-		if (!nscc_can_send(&d->cc, mrt_nominal(pdc->family, skb->len))) {
-			if (!pdc->waiting) {
-				list_add_tail(&pdc->wait_node, &d->waiters);
-				pdc->waiting = true;
-			}
-			spin_unlock(&d->lock);
-			blocked = true;
-			break;
-		}
-		/* the EV at transmit time; a retransmission on another */
-		ev = mrt_ev_pick(&d->evs, retx ? s->ev : -1);
-		/* every EV DENIED: the data waits for an allow's kick */
-		if (ev < 0 && !pdc->waiting) {
-			list_add_tail(&pdc->wait_node, &d->waiters);
-			pdc->waiting = true;
-		}
-		spin_unlock(&d->lock);
-		if (ev < 0)
-			break;
-
-		pdc->ev = mrt_ev_port(&d->evs, ev);
-		skb = mrt_data_build(pdc, skb, psn, retx, pdc->ev);
-		if (!skb)
-			break;
-		if (retx) {
-			pdc->rtxq_head++;
-			pdc->rtxq_len--;
-			s->flags &= ~(MRT_SLOT_RTXQ | MRT_SLOT_WAIT);
-			mrt_tx_resent(&pdc->tx, psn);
-			if (s->tx_count < U8_MAX)
-				s->tx_count++;
-			trace_mrt_retransmit(pdc, psn, s->cause, s->tx_count);
-		} else {
-			psn = mrt_tx_next(&pdc->tx);
-			s = mrt_slot(pdc, psn);
-			s->skb = __skb_dequeue(&pdc->sendq);
-			s->psn = psn;
-			s->bytes = mrt_nominal(pdc->family, s->skb->len);
-			s->tx_count = 1;
-			s->rtos = 0;
-			s->flags = 0;
-		}
-		s->sent_ns = now;
-		s->ev = ev;
-		if (pdc->state == MRT_PDC_SYN)
-			s->flags |= MRT_SLOT_SYN;
-		else
-			s->flags &= ~MRT_SLOT_SYN;
-		spin_lock(&d->lock);
-		if (!(s->flags & MRT_SLOT_INFLIGHT))
-			mrt_cc(pdc, nscc_on_send(&d->cc, s->bytes));
-		spin_unlock(&d->lock);
-		s->flags |= MRT_SLOT_INFLIGHT;
-		__skb_queue_tail(out, skb);
-		last = skb;
-		pdc->last_ns = now;
-		mrt_pdc_arm(pdc, mrt_slot_deadline(pdc, s, rto_us));
-		budget--;
-	}
-	if (!budget && (pdc->rtxq_len || !skb_queue_empty(&pdc->sendq)))
-		mrt_pdc_arm(pdc, now);	/* the rest from the timer */
-	if (blocked && last)
-		last->data[offsetof(struct mrt_hdr, flags)] |= MRT_DATA_F_AR;
-}
-
-struct mrt_ack_ctx {
-	struct mrt_pdc *pdc;
-	u64 now;
-	u64 rtt_ns;
-	u64 readd;		/* bytes presumed lost, then acknowledged */
-	u64 lost;		/* bytes presumed lost by this ACK */
-	u32 ack_psn;
-	bool retx_echo;
-	bool done_msgs;
-	bool newly;		/* acknowledged something new */
-	bool syn_rtt;		/* rtt_ns is of a packet sent in MRT_PDC_SYN */
-};
-
-static void mrt_acked(void *ctx, u32 psn)
-{
-	struct mrt_ack_ctx *c = ctx;
-	struct mrt_pdc *pdc = c->pdc;
-	struct mrt_slot *s = mrt_slot(pdc, psn);
-	struct mrt_tmsg *m;
-
-	if (!s->skb)
+		mrt_pdc_probe(pdc, px.now, out);
+	mrt_snd_cfg_of(mn, &cfg);
+	sd = mrt_snd_dest_of(pdc);
+	if (mrt_snd_push(&pdc->snd, &sd, px.now, pdc->state == MRT_PDC_SYN, &cfg,
+			 &mrt_snd_ops, pdc, &mrt_push_ops, &px) != MRT_SND_EXHAUSTED)
 		return;
-	c->newly = true;
-	if (psn == c->ack_psn &&
-	    (s->tx_count == 1 || (c->retx_echo && s->tx_count == 2))) {
-		c->rtt_ns = c->now - s->sent_ns;
-		c->syn_rtt = s->flags & MRT_SLOT_SYN;
-	}
-	if (!(s->flags & MRT_SLOT_INFLIGHT))
-		c->readd += s->bytes;
-	m = MRT_TX_CB(s->skb)->msg;
-	kfree_skb(s->skb);
-	s->skb = NULL;
-	s->flags = 0;
-	if (!--m->pkts_left) {
-		mrt_tmsg_free(pdc, m, 0);
-		c->done_msgs = true;
-	}
-}
-
-static void mrt_lost(void *ctx, u32 psn)
-{
-	struct mrt_ack_ctx *c = ctx;
-	struct mrt_pdc *pdc = c->pdc;
-	struct mrt_slot *s = mrt_slot(pdc, psn);
-
-	/* a packet waiting for the receiver's room goes at its time */
-	if (!s->skb || s->flags & (MRT_SLOT_RTXQ | MRT_SLOT_WAIT))
-		return;
-	if (s->flags & MRT_SLOT_INFLIGHT) {
-		c->lost += s->bytes;
-		s->flags &= ~MRT_SLOT_INFLIGHT;
-	}
-	spin_lock(&pdc->dest->lock);
-	mrt_ev_loss(&pdc->dest->evs, s->ev, c->now);
-	spin_unlock(&pdc->dest->lock);
-	mrt_rtxq_add(pdc, psn, MRT_RTX_SACK);
-	pdc->st.rtx_sack++;
-	pdc->ms->st.rtx_sack++;
-	mrt_stat(pdc->mn, MRT_S_RTX_SACK, 1);
+	err = READ_ONCE(pdc->xmit_err);
+	mrt_stat(mn, MRT_S_RETRY_EXHAUSTED, 1);
+	if (err == -ENETUNREACH || err == -EHOSTUNREACH)
+		err = EHOSTUNREACH;
+	else
+		err = ETIMEDOUT;
+	mrt_pdc_close(pdc, err, out);
 }
 
 /* The first answer from the receiver names its PDC. */
@@ -1061,86 +1046,29 @@ static bool mrt_pdc_answer(struct mrt_pdc *pdc, const struct mrt_pkt *p)
 static void mrt_rcv_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 			struct sk_buff_head *out)
 {
-	struct mrt_ack_ctx c = {
-		.pdc = pdc,
-		.now = mrt_now(),
-		.rtt_ns = NSCC_NO_RTT,
-		.ack_psn = p->ack.ack_psn,
-		.retx_echo = p->flags & MRT_ACK_F_RETX_ECHO,
-	};
-	const struct mrt_ack *a = &p->ack;
 	struct mrt_net *mn = pdc->mn;
-	struct mrt_dest *d = pdc->dest;
-	struct nscc_ack na = { .rtt_ns = NSCC_NO_RTT };
-	u32 unsent = pdc->tx.sack_unsent;
-	int ev;
-	u64 service = (u64)a->service_time * 64;
-	u64 newly;
+	struct mrt_snd_ack_res res;
+	struct mrt_snd_dest sd;
+	struct mrt_snd_cfg cfg;
+	u64 now = mrt_now();
 
 	if (!mrt_pdc_answer(pdc, p)) {
 		mrt_stat(mn, MRT_S_UNKNOWN_PDC, 1);
 		return;
 	}
-	pdc->peer_range = min_t(u32, pdc->range, MRT_RANGE_MIN << a->mpr);
-	if (mrt_tx_ack(&pdc->tx, a->cack_psn, a->sack_base_psn, a->sack_bitmap,
-		       mrt_acked, &c) < 0) {
+	mrt_snd_cfg_of(mn, &cfg);
+	sd = mrt_snd_dest_of(pdc);
+	if (mrt_snd_ack(&pdc->snd, &sd, p, now, &cfg, &mrt_snd_ops, pdc,
+			&res) < 0) {
 		mrt_stat(mn, MRT_S_MALFORMED(MRT_BAD_WINDOW), 1);
 		return;
 	}
-	if (pdc->tx.sack_unsent != unsent)
+	if (res.sack_unsent)
 		mrt_stat(mn, MRT_S_ACK_UNSENT, 1);
-	pdc->last_ns = c.now;
-	if (c.newly) {
-		pdc->wait_shift = 0;
-		pdc->progress_ns = c.now;
-	}
-
-	if (c.rtt_ns != NSCC_NO_RTT) {
-		u64 rtt = c.rtt_ns > service ? c.rtt_ns - service : 0;
-
-		/* NSCC takes the service time off itself.  Not the RTT of
-		 * a SYN packet: it holds the peer's PDC setup and often a
-		 * neighbour resolution (7 ms in the VM against 0.1 ms after),
-		 * and a base RTT learnt from it (config_base_rtt_ns 0) would
-		 * make the max window as many times too large.
-		 */
-		mrt_rto_sample(&pdc->rto, div_u64(rtt, NSEC_PER_USEC));
-		if (!c.syn_rtt)
-			na.rtt_ns = c.rtt_ns;
-	}
-	mrt_tx_detect_loss(&pdc->tx, mrt_attr(mn, MRT_A_sack_loss_min_retx_pkts),
-			   mrt_lost, &c);
-
-	newly = nscc_newly_rcvd(pdc->last_rcvd, a->rcvd_bytes);
-	if (newly)
-		pdc->last_rcvd = a->rcvd_bytes;
-	na.bytes = newly;
-	na.service_ns = service;
-	na.ecn = p->flags & MRT_ACK_F_ECN_ECHO;
-	pdc->st.ecn += na.ecn;
-	na.pen = a->rcv_cwnd_pen;
-	na.restore = p->flags & MRT_ACK_F_RESTORE_CWND;
-
-	trace_mrt_ack(pdc, a, p->flags, newly, c.rtt_ns);
-	if (c.rtt_ns != NSCC_NO_RTT &&
-	    mrt_attr(mn, MRT_A_trigger_logging_on_rtt_enable) &&
-	    c.rtt_ns >= mrt_attr(mn, MRT_A_trigger_logging_on_rtt_threshold_ns))
-		trace_mrt_rtt_log(pdc, a->ack_psn, c.rtt_ns, d->cc.cwnd,
-				  a->rcv_cwnd_pen);
-
-	spin_lock(&d->lock);
-	/* the EV of the packet answered, as the ACK echoes it */
-	ev = mrt_ev_index(&d->evs, p->ev);
-	if (ev >= 0)
-		mrt_ev_ack(&d->evs, ev, na.ecn);
-	if (c.readd)
-		nscc_on_send(&d->cc, c.readd);
-	mrt_cc(pdc, nscc_on_ack(&d->cc, c.now, &na));
-	if (c.lost)
-		mrt_cc(pdc, nscc_on_loss(&d->cc, c.lost));
-	d->srtt_us = pdc->rto.srtt8 / 8;
-	d->pen = a->rcv_cwnd_pen;
-	spin_unlock(&d->lock);
+	pdc->last_ns = now;
+	if (res.newly)
+		pdc->progress_ns = now;
+	pdc->st.ecn += res.ecn;
 
 	mrt_pdc_push(pdc, out);
 	/* a closed socket's PDC goes once it has nothing left */
@@ -1153,15 +1081,11 @@ static void mrt_rcv_nack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 {
 	const struct mrt_nack *nk = &p->nack;
 	struct mrt_net *mn = pdc->mn;
-	struct mrt_dest *d = pdc->dest;
-	u32 psn = nk->nack_psn;
-	struct mrt_slot *s;
+	struct mrt_snd_dest sd;
+	struct mrt_snd_cfg cfg;
 	u64 now = mrt_now();
-	u64 newly, rtt = NSCC_NO_RTT;
-	int ev;
-	bool retx;
 
-	trace_mrt_nack(pdc, psn, nk->nack_code, p->flags);
+	trace_mrt_nack(pdc, nk->nack_psn, nk->nack_code, p->flags);
 	switch (nk->nack_code) {
 	case MRT_NACK_NO_ENDPOINT:
 		mrt_stat(mn, MRT_S_NACK_NO_ENDPOINT, 1);
@@ -1175,62 +1099,26 @@ static void mrt_rcv_nack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 			return;
 		}
 	}
-	/* Only a NACK of a PSN sent and not yet acknowledged counts. */
-	if (mrt_psn_before(psn, pdc->tx.una) || !mrt_psn_before(psn, pdc->tx.nxt) ||
-	    mrt_tx_is_acked(&pdc->tx, psn) || !mrt_slot(pdc, psn)->skb) {
+	mrt_snd_cfg_of(mn, &cfg);
+	sd = mrt_snd_dest_of(pdc);
+	switch (mrt_snd_nack(&pdc->snd, &sd, p, now, &cfg, &mrt_snd_ops, pdc)) {
+	case MRT_SND_NACK_STALE:
 		mrt_stat(mn, MRT_S_NACK_STALE, 1);
 		return;
-	}
-	s = mrt_slot(pdc, psn);
-	pdc->last_ns = now;
-
-	switch (nk->nack_code) {
-	case MRT_NACK_NO_ENDPOINT:
+	case MRT_SND_NACK_OLD:
+		pdc->last_ns = now;
+		mrt_stat(mn, MRT_S_NACK_STALE, 1);
+		return;
+	case MRT_SND_NACK_REFUSED:
+		pdc->last_ns = now;
 		mrt_pdc_close(pdc, ECONNREFUSED, out);
 		return;
-	case MRT_NACK_INV_DPDCID:
-	case MRT_NACK_CLOSING:
+	case MRT_SND_NACK_RESET:
+		pdc->last_ns = now;
 		mrt_pdc_close(pdc, ECONNRESET, out);
 		return;
-	}
-
-	/* A NACK of an earlier transmission than the last is stale. */
-	retx = s->tx_count > 1;
-	if (retx != !!(p->flags & MRT_NACK_F_RETX_ECHO) ||
-	    !(s->flags & MRT_SLOT_INFLIGHT)) {
-		mrt_stat(mn, MRT_S_NACK_STALE, 1);
-		return;
-	}
-	/* as in mrt_rcv_ack(): not a SYN packet's RTT */
-	if (s->tx_count == 1 && !(s->flags & MRT_SLOT_SYN))
-		rtt = now - s->sent_ns;
-	s->flags &= ~MRT_SLOT_INFLIGHT;
-	newly = nscc_newly_rcvd(pdc->last_rcvd, nk->rcvd_bytes);
-	if (newly)
-		pdc->last_rcvd = nk->rcvd_bytes;
-
-	spin_lock(&d->lock);
-	if (newly)
-		mrt_cc(pdc, nscc_on_cack(&d->cc, newly));
-	/* the EV of the transmission answered, as the NACK echoes it */
-	ev = mrt_ev_index(&d->evs, p->ev);
-	switch (nk->nack_code) {
-	case MRT_NACK_TRIMMED:
-	case MRT_NACK_TRIMMED_LASTHOP:
-		if (ev >= 0)
-			mrt_ev_trim(&d->evs, ev);
-		mrt_cc(pdc, nscc_on_trim(&d->cc, now, s->bytes, rtt));
-		break;
-	default:
-		if (ev >= 0)
-			mrt_ev_nack(&d->evs, ev);
-		mrt_cc(pdc, nscc_on_nack(&d->cc, now, s->bytes, rtt));
-	}
-	spin_unlock(&d->lock);
-
-	switch (nk->nack_code) {
-	case MRT_NACK_TRIMMED:
-	case MRT_NACK_TRIMMED_LASTHOP:
+	case MRT_SND_NACK_RETX:
+		pdc->last_ns = now;
 		mrt_stat(mn, nk->nack_code == MRT_NACK_TRIMMED ?
 			 MRT_S_NACK_TRIMMED : MRT_S_NACK_TRIMMED_LASTHOP, 1);
 		pdc->st.trims++;
@@ -1238,35 +1126,16 @@ static void mrt_rcv_nack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 		pdc->ms->st.trims++;
 		pdc->ms->st.rtx_trim++;
 		mrt_stat(mn, MRT_S_RTX_TRIM, 1);
-		mrt_rtxq_add(pdc, psn, MRT_RTX_TRIM);
 		mrt_pdc_push(pdc, out);
-		break;
-	case MRT_NACK_PSN_OOR_WINDOW:
-		mrt_stat(mn, MRT_S_NACK_OOR, 1);
-		if (nk->payload && mrt_range_valid(nk->payload))
-			pdc->peer_range = min(pdc->range, nk->payload);
-		fallthrough;
-	default:
-		/* The receiver is there but cannot take it yet (its window
-		 * is behind, its buffer full): sent again after an RTO,
-		 * which is no timeout and spends no retry budget.
-		 */
-		if (nk->nack_code != MRT_NACK_PSN_OOR_WINDOW)
+		return;
+	case MRT_SND_NACK_WAIT:
+		pdc->last_ns = now;
+		if (nk->nack_code == MRT_NACK_PSN_OOR_WINDOW)
+			mrt_stat(mn, MRT_S_NACK_OOR, 1);
+		else
 			mrt_stat(mn, MRT_S_NACK_NO_RESOURCE, 1);
-		s->flags |= MRT_SLOT_WAIT;
-		/* A new wait doubles the last, while no ACK comes between
-		 * (as InfiniBand's RNR NAKs back off); meanwhile no new
-		 * packet goes either.
-		 */
-		if ((s64)(now - pdc->wait_until) >= 0) {
-			u64 w = (u64)mrt_rto_now_us(pdc) << pdc->wait_shift;
-
-			w = min_t(u64, w, mrt_attr(mn, MRT_A_rto_max_us));
-			pdc->wait_until = now + w * NSEC_PER_USEC;
-			if (pdc->wait_shift < 6)
-				pdc->wait_shift++;
-		}
-		mrt_pdc_arm(pdc, pdc->wait_until);
+		mrt_pdc_arm(pdc, pdc->snd.wait_until);
+		return;
 	}
 }
 
@@ -1275,10 +1144,11 @@ static enum hrtimer_restart mrt_pdc_timer(struct hrtimer *t)
 	struct mrt_pdc *pdc = container_of(t, struct mrt_pdc, timer);
 	struct mrt_sock *ms = pdc->ms;
 	struct mrt_net *mn = pdc->mn;
+	struct mrt_snd_timer_res res;
 	struct sk_buff_head out;
-	u64 now = mrt_now(), next = U64_MAX, lost = 0;
-	unsigned int expired = 0, n = 0;
-	u32 psn, rto_us;
+	struct mrt_snd_dest sd;
+	struct mrt_snd_cfg cfg;
+	u64 now = mrt_now();
 
 	__skb_queue_head_init(&out);
 	rcu_read_lock();
@@ -1286,68 +1156,16 @@ static enum hrtimer_restart mrt_pdc_timer(struct hrtimer *t)
 	pdc->timer_at = 0;
 	if (pdc->dead)
 		goto unlock;
-	rto_us = mrt_rto_now_us(pdc);
-	for (psn = pdc->tx.una; psn != pdc->tx.nxt; psn++) {
-		struct mrt_slot *s = mrt_slot(pdc, psn);
-		u64 at;
-
-		if (!s->skb || s->flags & MRT_SLOT_RTXQ ||
-		    mrt_tx_is_acked(&pdc->tx, psn))
-			continue;
-		if (s->flags & MRT_SLOT_WAIT) {
-			at = pdc->wait_until;
-			if (at > now) {
-				next = min(next, at);
-			} else {
-				s->flags &= ~MRT_SLOT_WAIT;
-				mrt_rtxq_add(pdc, psn, MRT_RTX_WAIT);
-			}
-			continue;
-		}
-		at = mrt_slot_deadline(pdc, s, rto_us);
-		if (at > now) {
-			next = min(next, at);
-			continue;
-		}
-		if (s->flags & MRT_SLOT_INFLIGHT) {
-			lost += s->bytes;
-			s->flags &= ~MRT_SLOT_INFLIGHT;
-		}
-		mrt_rtxq_add(pdc, psn, MRT_RTX_RTO);
-		if (s->rtos < U8_MAX)
-			s->rtos++;
-		/* an RTO makes its EV ASSUMED_BAD, once the peer has
-		 * answered (before, it may be the peer that is not there)
-		 */
-		if (pdc->rid) {
-			spin_lock(&pdc->dest->lock);
-			mrt_ev_rto(&pdc->dest->evs, s->ev, now);
-			spin_unlock(&pdc->dest->lock);
-		}
-		expired++;
-		if (++n == 1024) {	/* bounded: the rest in a moment */
-			next = now;
-			break;
-		}
-	}
-	if (expired) {
-		trace_mrt_rto(pdc, expired, rto_us);
-		pdc->st.rto_events++;
-		pdc->st.rtx_rto += expired;
-		ms->st.rto_events++;
-		ms->st.rtx_rto += expired;
-		mrt_stat(mn, MRT_S_RTO_EVENTS, 1);
-		mrt_stat(mn, MRT_S_RTX_RTO, expired);
-		spin_lock(&pdc->dest->lock);
-		mrt_cc(pdc, nscc_on_loss(&pdc->dest->cc, lost));
-		spin_unlock(&pdc->dest->lock);
-	}
+	mrt_snd_cfg_of(mn, &cfg);
+	sd = mrt_snd_dest_of(pdc);
+	mrt_snd_timer(&pdc->snd, &sd, now, pdc->rid, &cfg, &mrt_snd_ops, pdc,
+		      &res);
 	mrt_pdc_push(pdc, &out);
 	/* the earlier of next and what push armed (hrtimer_start() from
 	 * the callback requeues the timer; it is never restarted here)
 	 */
-	if (!pdc->dead && next != U64_MAX)
-		mrt_pdc_arm(pdc, next);
+	if (!pdc->dead && res.next != U64_MAX)
+		mrt_pdc_arm(pdc, res.next);
 unlock:
 	spin_unlock(&ms->lock);
 	mrt_xmit_queue(mn, &out);
@@ -1430,32 +1248,15 @@ static void mrt_send_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p, bool ce,
 {
 	struct mrt_net *mn = pdc->mn;
 	struct mrt_pkt a = {
-		.type = MRT_TYPE_ACK,
 		.spdcid = pdc->lid,
 		.dpdcid = pdc->rid,
 		.ev = p->ev,
 	};
 	struct sk_buff *skb;
-	u8 pen;
 
-	if (ce)
-		a.flags |= MRT_ACK_F_ECN_ECHO;
-	if (p->flags & MRT_DATA_F_RETX)
-		a.flags |= MRT_ACK_F_RETX_ECHO;
-	a.ack.cack_psn = pdc->rx.cack;
-	a.ack.ack_psn = p->data.psn;
-	mrt_rx_sack(&pdc->rx, p->data.psn, &a.ack.sack_base_psn,
-		    &a.ack.sack_bitmap);
-	a.ack.rcvd_bytes = nscc_rcvd_bytes_field(pdc->rx.rcvd_bytes);
-	a.ack.ooo_count = min_t(u32, pdc->rx.ooo, U16_MAX);
-	a.ack.mpr = mrt_mpr_of(pdc->range);
-	pen = mrt_rcv_pen(pdc);
-	a.ack.rcv_cwnd_pen = pen;
-	if (!pen && pdc->last_pen &&
-	    mrt_attr(mn, MRT_A_NSCC_(restore_cwind_enable)))
-		a.flags |= MRT_ACK_F_RESTORE_CWND;
-	pdc->last_pen = pen;
-
+	mrt_rx_ack_fill(&pdc->rx, p, ce, mrt_rcv_pen(pdc),
+			mrt_attr(mn, MRT_A_NSCC_(restore_cwind_enable)),
+			&pdc->last_pen, &a);
 	skb = mrt_alloc_ctl(MRT_ACK_HDR_LEN);
 	if (!skb) {
 		mrt_stat(mn, MRT_S_ALLOC_FAIL, 1);
@@ -1677,8 +1478,7 @@ static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
 	pdc->st.pkts++;
 	pdc->st.ecn += ce;
 
-	now_ack = ce || p->flags & (MRT_DATA_F_RETX | MRT_DATA_F_AR |
-				    MRT_DATA_F_SYN | MRT_DATA_F_EOM) ||
+	now_ack = mrt_rx_ack_at_once(p, ce) ||
 		  ++pdc->since_ack >= mrt_attr(mn, MRT_A_ack_every_pkts);
 
 	/* Not trimmed, so the payload is exactly payload_len (mrt_parse()). */

@@ -77,9 +77,9 @@ static int mrt_pdcs_show(struct seq_file *seq, void *v)
 		   pdc->peer_ep, pdc->ev);
 	if (pdc->role == MRT_PDC_TX)
 		seq_printf(seq, "%u %u - %u %u %u %u %u - -\n",
-			   pdc->tx.una, pdc->tx.nxt, pdc->range,
-			   pdc->tx.nxt - pdc->tx.una, pdc->rtxq_len,
-			   pdc->rto.srtt8 / 8, mrt_rto_now_us(pdc));
+			   pdc->snd.tx.una, pdc->snd.tx.nxt, pdc->range,
+			   pdc->snd.tx.nxt - pdc->snd.tx.una, pdc->snd.rtxq_len,
+			   pdc->snd.rto.srtt8 / 8, mrt_rto_now_us(pdc));
 	else
 		seq_printf(seq, "- - %u %u - - - - %llu %u\n", pdc->rx.cack,
 			   pdc->range, pdc->rx.rcvd_bytes, pdc->rx.ooo);

@@ -18,22 +18,12 @@
 #include <net/fabric/nscc.h>
 #include <net/fabric/swift.h>
 
-#include "../../net/mrt/ev.h"
+#include "../../net/mrt/attr_desc.h"
 #include "fuzz.h"
 
 /* mrt's table as net/mrt/main.c builds it */
-#define FABRIC_ATTR_KIND_EV_POLICY	FABRIC_ATTR_ENUM
-#define NAMES_U32		NULL
-#define NAMES_BOOL		NULL
-#define NAMES_EV_POLICY		ev_policy_names
-static const char * const ev_policy_names[] = {
-	[MRT_EV_RR] = "rr",
-	[MRT_EV_REPS] = "reps",
-};
-
 #define MRT_ATTR(_name, _kind, _def, _lo, _hi, _unit, _help)		\
-	FABRIC_ATTR_DESC(_name, _kind, _def, _lo, _hi, _unit, _help,	\
-			 NAMES_##_kind),
+	MRT_ATTR_DESC(_name, _kind, _def, _lo, _hi, _unit, _help),
 
 static const struct fabric_attr_desc mrt_descs[] = {
 #include "../../net/mrt/mrt_attrs.h"

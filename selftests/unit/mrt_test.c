@@ -7,13 +7,16 @@
  * (the NSCC core's 24-bit field) across wrap and stale; the RTO estimator
  * against RFC 6298 worked by hand; the EV sets (net/mrt/ev.c): the round
  * robin's balance, each profile state's entry and exit, probes' backoff,
- * DENIED, REPS's reuse of clean EVs.
+ * DENIED, REPS's reuse of clean EVs; the protocol engine
+ * (net/mrt/engine.c): a sender and a receiver through a loss, a trim, a
+ * timeout and retry exhaustion, with NSCC's flight kept exact.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include <net/fabric/nscc.h>
 
+#include "../../net/mrt/engine.h"
 #include "../../net/mrt/ev.h"
 #include "../../net/mrt/psn.h"
 #include "../../net/mrt/wire.h"
@@ -1003,6 +1006,329 @@ static void t_ev(void)
 	tap_ok(n == 11, "every pick counted on its EV");
 }
 
+/* The engine: a PDC's sender and receiver, hand-driven. */
+static struct {
+	u32 acked[64];
+	unsigned int nacked, sack_lost, blocked, locks, cc_calls;
+	unsigned int seen, seen_cc, locked_after, timed_out;
+	u32 resent_psn;
+	u8 resent_cause, resent_tx;
+	bool locked;
+} eng;
+
+static void eng_lock(void *ctx)
+{
+	if (eng.locked)
+		abort();	/* the engine never nests the lock */
+	eng.locked = true;
+	eng.locks++;
+}
+
+static void eng_unlock(void *ctx)
+{
+	eng.locked = false;
+}
+
+static void eng_acked(void *ctx, u32 psn)
+{
+	if (eng.nacked < 64)
+		eng.acked[eng.nacked] = psn;
+	eng.nacked++;
+}
+
+static void eng_cc(void *ctx, enum nscc_routine r)
+{
+	if (!eng.locked)
+		abort();	/* NSCC is the destination's: under its lock */
+	eng.cc_calls++;
+}
+
+static void eng_sack_lost(void *ctx, u32 psn)
+{
+	eng.sack_lost++;
+}
+
+static void eng_blocked(void *ctx)
+{
+	if (!eng.locked)
+		abort();
+	eng.blocked++;
+}
+
+/* The hooks, and where they come: before NSCC sees an ACK, under the
+ * lock after it has.
+ */
+static void eng_ack_seen(void *ctx, const struct mrt_pkt *p,
+			 const struct mrt_snd_ack_res *res)
+{
+	eng.seen++;
+	eng.seen_cc = eng.cc_calls;
+}
+
+static void eng_ack_locked(void *ctx, const struct mrt_pkt *p)
+{
+	if (!eng.locked)
+		abort();
+	eng.locked_after = eng.cc_calls;
+}
+
+static void eng_timed_out(void *ctx, unsigned int expired, u32 rto_us)
+{
+	eng.timed_out += expired;
+}
+
+static void eng_resent(void *ctx, u32 psn, u8 cause, u8 tx_count)
+{
+	eng.resent_psn = psn;
+	eng.resent_cause = cause;
+	eng.resent_tx = tx_count;
+}
+
+static const struct mrt_snd_ops eng_ops = {
+	.lock = eng_lock, .unlock = eng_unlock, .acked = eng_acked,
+	.cc = eng_cc, .sack_lost = eng_sack_lost, .blocked = eng_blocked,
+	.ack_seen = eng_ack_seen, .ack_locked = eng_ack_locked,
+	.timed_out = eng_timed_out, .resent = eng_resent,
+};
+
+static struct mrt_slot eng_slots[64];
+static u32 eng_rtxq[64], eng_ref[64];
+static u64 eng_acked_bits[1], eng_lost_bits[1], eng_rx_bits[1];
+
+/* mrt_snd_push()'s transmitting side: queued packets of the test's
+ * size.
+ */
+static struct {
+	unsigned int queued, sent, asked;
+	u32 last_psn;
+	u64 armed;
+} pushx;
+
+static u32 push_next(void *x)
+{
+	return pushx.queued ? 4096 : 0;
+}
+
+static bool push_xmit(void *x, const struct mrt_snd_tx *tx)
+{
+	pushx.queued--;
+	pushx.sent++;
+	pushx.last_psn = tx->psn;
+	return true;
+}
+
+static void push_ask(void *x)
+{
+	pushx.asked++;
+}
+
+static void push_arm(void *x, u64 at)
+{
+	if (!pushx.armed || at < pushx.armed)
+		pushx.armed = at;
+}
+
+static const struct mrt_snd_xmit_ops push_xops = {
+	.next_bytes = push_next, .xmit = push_xmit, .ask_ack = push_ask, .arm = push_arm,
+};
+
+/* The ACK the receiver sends for data packet psn, as the sender gets it. */
+static struct mrt_pkt eng_ack_of(struct mrt_rx *rx, u32 psn, u16 ev, bool retx,
+				 u8 *last_pen)
+{
+	struct mrt_pkt d = data_pkt(psn, 4096, 0, 1 << 20,
+				    retx ? MRT_DATA_F_RETX : 0);
+	struct mrt_pkt a = { .ev = ev };
+
+	mrt_rx_ack_fill(rx, &d, false, 0, false, last_pen, &a);
+	return a;
+}
+
+static void t_engine(void)
+{
+	const struct mrt_snd_cfg cfg = {
+		.rto_min_us = 100, .rto_max_us = 10000, .retry_budget = 1,
+		.sack_loss_min_retx_pkts = 2,
+	};
+	const u32 bytes = 4096;	/* a multiple of the 256-byte clock */
+	struct nscc_params np;
+	struct mrt_evset evs;
+	struct mrt_snd_dest d;
+	struct mrt_snd snd;
+	struct mrt_rx rx;
+	struct mrt_snd_tx tx[8];
+	struct mrt_snd_ack_res res;
+	struct mrt_snd_timer_res tr;
+	static struct nscc cc;
+	struct mrt_pkt a, n;
+	u8 last_pen = 0;
+	u64 now = 1000000;
+	u16 evs_used = 0;
+	bool ok = true;
+	int i;
+
+	nscc_params_init(&np, NSCC_FLAVOUR_UET);
+	nscc_init(&cc, &np, bytes, 0);
+	ev_init(&evs, 4, MRT_EV_RR);
+	d.cc = &cc;
+	d.evs = &evs;
+	memset(&eng, 0, sizeof(eng));
+	tap_ok(mrt_snd_init(&snd, 0xfffffffe, 96, eng_slots, eng_rtxq, eng_acked_bits,
+			    eng_lost_bits, eng_ref) == -1 &&
+	       !mrt_snd_init(&snd, 0xfffffffe, 64, eng_slots, eng_rtxq, eng_acked_bits,
+			     eng_lost_bits, eng_ref) &&
+	       !mrt_rx_init(&rx, 0xfffffffe, 64, eng_rx_bits),
+	       "engine: a window of 96 is refused, of 64 taken (PSNs from 0xfffffffe)");
+	tap_ok(mrt_snd_pick(&snd, &d, now, false, 0, &cfg, &eng_ops, NULL, &tx[0]) ==
+	       MRT_SND_NONE, "nothing queued: nothing to send");
+
+	/* four packets, across PSN wrap, each on the EV the round robin gives */
+	for (i = 0; i < 4; i++) {
+		ok &= mrt_snd_pick(&snd, &d, now, true, bytes, &cfg, &eng_ops, NULL,
+				   &tx[i]) == MRT_SND_SEND &&
+		      tx[i].psn == 0xfffffffe + i && !tx[i].retx;
+		mrt_snd_sent(&snd, &d, &tx[i], now, bytes, i == 0, &cfg, &eng_ops, NULL);
+		evs_used |= 1 << tx[i].ev;
+	}
+	tap_ok(ok && evs_used == 0xf && cc.inflight == 4 * bytes &&
+	       (mrt_snd_slot(&snd, 0xfffffffe)->flags & MRT_SLOT_SYN) &&
+	       !(mrt_snd_slot(&snd, 0xffffffff)->flags & MRT_SLOT_SYN),
+	       "four sent on four EVs, 4 x nominal in NSCC's flight, the first a SYN's");
+
+	/* 0xfffffffe and 0 arrive, 0xffffffff is trimmed, 1 is lost */
+	mrt_rx_accept(&rx, 0xfffffffe, bytes);
+	now += 10000;
+	a = eng_ack_of(&rx, 0xfffffffe, mrt_ev_port(&evs, tx[0].ev), false, &last_pen);
+	tap_ok(!mrt_snd_ack(&snd, &d, &a, now, &cfg, &eng_ops, NULL, &res) &&
+	       eng.nacked == 1 && eng.acked[0] == 0xfffffffe && res.newly &&
+	       res.rtt_ns == 10000 && snd.rto.srtt8 && cc.inflight == 3 * bytes,
+	       "ACK of the first: acknowledged, a 10 us RTT sample, its bytes out of flight");
+	tap_ok(cc.st.rtt_samples == 0,
+	       "the SYN packet's RTT feeds the RTO but not NSCC");
+	mrt_rx_accept(&rx, 0, bytes);
+	now += 10000;
+	a = eng_ack_of(&rx, 0, mrt_ev_port(&evs, tx[2].ev), false, &last_pen);
+	tap_ok(!mrt_snd_ack(&snd, &d, &a, now, &cfg, &eng_ops, NULL, &res) &&
+	       eng.nacked == 2 && eng.acked[1] == 0 && res.rtt_ns == 20000 &&
+	       cc.st.rtt_samples == 1 && snd.tx.una == 0xffffffff && !eng.sack_lost,
+	       "SACK of PSN 0 over the hole: acknowledged, no loss yet (gap 2)");
+
+	n = (struct mrt_pkt){ .type = MRT_TYPE_NACK, .ev = mrt_ev_port(&evs, tx[1].ev) };
+	n.nack.nack_psn = 0xffffffff;
+	n.nack.nack_code = MRT_NACK_TRIMMED;
+	n.nack.rcvd_bytes = nscc_rcvd_bytes_field(rx.rcvd_bytes);
+	tap_ok(mrt_snd_nack(&snd, &d, &n, now, &cfg, &eng_ops, NULL) == MRT_SND_NACK_RETX &&
+	       snd.rtxq_len == 1 && cc.st.trims == 1 && cc.inflight == bytes &&
+	       evs.ev[tx[1].ev].state == MRT_EV_SKIP,
+	       "trim NACK: queued again, NSCC's trim, the bytes out of flight, its EV SKIPs");
+	tap_ok(mrt_snd_nack(&snd, &d, &n, now, &cfg, &eng_ops, NULL) == MRT_SND_NACK_OLD,
+	       "the same NACK again: its transmission is no longer in flight");
+	n.nack.nack_psn = 0xfffffffe;
+	tap_ok(mrt_snd_nack(&snd, &d, &n, now, &cfg, &eng_ops, NULL) == MRT_SND_NACK_STALE,
+	       "a NACK of an acknowledged PSN: stale");
+
+	ok = mrt_snd_pick(&snd, &d, now, true, bytes, &cfg, &eng_ops, NULL, &tx[4]) ==
+	     MRT_SND_SEND && tx[4].retx && tx[4].psn == 0xffffffff && tx[4].ev != tx[1].ev;
+	mrt_snd_sent(&snd, &d, &tx[4], now, bytes, false, &cfg, &eng_ops, NULL);
+	tap_ok(ok && !snd.rtxq_len && mrt_snd_slot(&snd, 0xffffffff)->tx_count == 2 &&
+	       cc.inflight == 2 * bytes && eng.resent_psn == 0xffffffff &&
+	       eng.resent_cause == MRT_RTX_TRIM && eng.resent_tx == 2,
+	       "the retransmission goes first, on another EV, back in flight (hook: trim, 2nd)");
+	tap_ok(eng.seen == 2 && eng.seen_cc < eng.locked_after,
+	       "each ACK is shown before NSCC sees it and again, locked, after");
+
+	/* its ACK echoes RETX: acknowledged, and 1 is now presumed lost */
+	mrt_rx_accept(&rx, 0xffffffff, bytes);
+	now += 5000;
+	a = eng_ack_of(&rx, 0xffffffff, mrt_ev_port(&evs, tx[4].ev), true, &last_pen);
+	tap_ok(!mrt_snd_ack(&snd, &d, &a, now, &cfg, &eng_ops, NULL, &res) &&
+	       eng.nacked == 3 && res.rtt_ns == 5000 && snd.tx.una == 1 &&
+	       !eng.sack_lost && cc.inflight == bytes,
+	       "ACK of the retransmission (RETX echoed, sent twice): an RTT sample, una at 1");
+
+	/* nothing more: PSN 1's timer expires; peer known, so its EV is bad */
+	now += (u64)mrt_snd_rto_us(&snd, &cfg) * 1000 + 1;
+	mrt_snd_timer(&snd, &d, now, true, &cfg, &eng_ops, NULL, &tr);
+	tap_ok(tr.expired == 1 && eng.timed_out == 1 && snd.rtxq_len == 1 && cc.inflight == 0 &&
+	       evs.ev[tx[3].ev].state == MRT_EV_ASSUMED_BAD && tr.next == U64_MAX,
+	       "PSN 1 times out: queued, out of flight, its EV ASSUMED_BAD");
+	ok = mrt_snd_pick(&snd, &d, now, false, 0, &cfg, &eng_ops, NULL, &tx[5]) ==
+	     MRT_SND_SEND && tx[5].retx && tx[5].psn == 1;
+	mrt_snd_sent(&snd, &d, &tx[5], now, 0, false, &cfg, &eng_ops, NULL);
+	now += (u64)cfg.rto_max_us * 1000 + 1;
+	mrt_snd_timer(&snd, &d, now, true, &cfg, &eng_ops, NULL, &tr);
+	tap_ok(ok && tr.expired == 1 &&
+	       mrt_snd_pick(&snd, &d, now, false, 0, &cfg, &eng_ops, NULL, &tx[6]) ==
+	       MRT_SND_EXHAUSTED,
+	       "a second timeout spends retry_budget 1: exhausted");
+	tap_ok(mrt_snd_release(&snd) == 0 && !mrt_snd_idle(&snd),
+	       "released: nothing left in flight (PSN 1 still unacknowledged)");
+
+	/* NSCC's window closed: blocked, on the destination, under its lock */
+	cc.inflight = cc.cwnd;
+	eng.blocked = 0;
+	tap_ok(mrt_snd_pick(&snd, &d, now, true, bytes, &cfg, &eng_ops, NULL, &tx[7]) ==
+	       MRT_SND_BLOCKED && eng.blocked == 1 && !eng.locked && !snd.rtxq_len,
+	       "after release the queued retransmission is gone; a full NSCC window blocks");
+
+	/* a SACK gap: PSNs 0..3 sent, 2 and 3 arrive; 0 is more than 2 (the
+	 * gap) below the highest acknowledged, so presumed lost; 1 not yet
+	 */
+	nscc_init(&cc, &np, bytes, 0);
+	ev_init(&evs, 4, MRT_EV_RR);
+	memset(&eng, 0, sizeof(eng));
+	memset(eng_slots, 0, sizeof(eng_slots));
+	mrt_snd_init(&snd, 0, 64, eng_slots, eng_rtxq, eng_acked_bits, eng_lost_bits, eng_ref);
+	mrt_rx_init(&rx, 0, 64, eng_rx_bits);
+	for (i = 0; i < 4; i++) {
+		mrt_snd_pick(&snd, &d, now, true, bytes, &cfg, &eng_ops, NULL, &tx[i]);
+		mrt_snd_sent(&snd, &d, &tx[i], now, bytes, false, &cfg, &eng_ops, NULL);
+	}
+	mrt_rx_accept(&rx, 2, bytes);
+	mrt_rx_accept(&rx, 3, bytes);
+	a = eng_ack_of(&rx, 3, mrt_ev_port(&evs, tx[3].ev), false, &last_pen);
+	tap_ok(!mrt_snd_ack(&snd, &d, &a, now + 1000, &cfg, &eng_ops, NULL, &res) &&
+	       eng.nacked == 2 && eng.sack_lost == 1 && snd.rtxq_len == 1 &&
+	       snd.rtxq[0] == 0 && cc.inflight == bytes && cc.st.losses == 1 &&
+	       evs.ev[tx[0].ev].st.losses == 1,
+	       "SACK gap: PSN 0 presumed lost (queued, its EV charged); received and lost bytes leave the flight, PSN 1's stay");
+
+	/* a push: packets until NSCC's window is full, the last asking for
+	 * an ACK; the timer armed for the first deadline
+	 */
+	nscc_init(&cc, &np, bytes, 0);
+	memset(eng_slots, 0, sizeof(eng_slots));
+	mrt_snd_init(&snd, 100, 64, eng_slots, eng_rtxq, eng_acked_bits, eng_lost_bits, eng_ref);
+	memset(&pushx, 0, sizeof(pushx));
+	pushx.queued = 1000;
+	cc.inflight = cc.cwnd - 3 * bytes;
+	tap_ok(mrt_snd_push(&snd, &d, now, true, &cfg, &eng_ops, NULL, &push_xops, &pushx) ==
+	       MRT_SND_NONE && pushx.sent == 3 && pushx.asked == 1 && pushx.last_psn == 102 &&
+	       pushx.armed == now + 4 * cfg.rto_min_us * 1000ULL,
+	       "a push sends until NSCC's window is full, the last packet asks for an ACK");
+	cc.inflight = 0;
+	pushx.asked = 0;
+	pushx.queued = 2;
+	tap_ok(mrt_snd_push(&snd, &d, now, false, &cfg, &eng_ops, NULL, &push_xops, &pushx) ==
+	       MRT_SND_NONE && pushx.sent == 5 && !pushx.asked,
+	       "the queue runs dry before the window: no ACK request");
+
+	/* the receiver's ACK decisions and its restore flag */
+	a = data_pkt(5, 100, 0, 100, 0);
+	tap_ok(!mrt_rx_ack_at_once(&a, false) && mrt_rx_ack_at_once(&a, true),
+	       "a plain packet waits for ack_every_pkts, a CE one is ACKed at once");
+	a.flags = MRT_DATA_F_EOM;
+	tap_ok(mrt_rx_ack_at_once(&a, false), "the end of a message is ACKed at once");
+	last_pen = 0;
+	mrt_rx_ack_fill(&rx, &a, true, 40, true, &last_pen, &n);
+	ok = n.ack.rcv_cwnd_pen == 40 && (n.flags & MRT_ACK_F_ECN_ECHO) &&
+	     !(n.flags & MRT_ACK_F_RESTORE_CWND) && last_pen == 40;
+	mrt_rx_ack_fill(&rx, &a, false, 0, true, &last_pen, &n);
+	tap_ok(ok && (n.flags & MRT_ACK_F_RESTORE_CWND) && n.ack.cack_psn == rx.cack &&
+	       n.ack.mpr == 0 && n.type == MRT_TYPE_ACK,
+	       "a penalty, then 0: the ACK asks to restore the window");
+}
+
 int main(void)
 {
 	tap_header();
@@ -1024,5 +1350,6 @@ int main(void)
 	t_rcvd_bytes();
 	t_rto();
 	t_ev();
+	t_engine();
 	return tap_finish();
 }

@@ -1,0 +1,526 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mrt's protocol engine (engine.h): the sending PDC's answers to ACKs,
+ * NACKs, timers and a chance to send, and the receiver's ACK.  Pure C;
+ * the same file builds into mrt.ko, the unit tests and fabsim.
+ */
+#include <linux/time64.h>
+
+#include "engine.h"
+
+int mrt_snd_init(struct mrt_snd *s, u32 first_psn, u32 range,
+		 struct mrt_slot *slots, u32 *rtxq, u64 *acked, u64 *lost,
+		 u32 *ref)
+{
+	if (mrt_tx_init(&s->tx, first_psn, range, acked, lost, ref))
+		return -1;
+	s->slots = slots;
+	s->rtxq = rtxq;
+	s->rtxq_head = 0;
+	s->rtxq_len = 0;
+	s->range = range;
+	s->peer_range = range;
+	s->wait_until = 0;
+	s->wait_shift = 0;
+	s->last_rcvd = 0;
+	s->rto.srtt8 = 0;
+	s->rto.rttvar4 = 0;
+	return 0;
+}
+
+static void mrt_rtxq_add(struct mrt_snd *s, u32 psn, u8 cause)
+{
+	struct mrt_slot *sl = mrt_snd_slot(s, psn);
+
+	if (sl->flags & MRT_SLOT_RTXQ || s->rtxq_len >= s->range)
+		return;
+	sl->flags |= MRT_SLOT_RTXQ;
+	sl->cause = cause;
+	s->rtxq[(s->rtxq_head + s->rtxq_len++) & (s->range - 1)] = psn;
+}
+
+u32 mrt_snd_rto_us(const struct mrt_snd *s, const struct mrt_snd_cfg *c)
+{
+	/* before the first sample: four times the floor */
+	return mrt_rto_us(&s->rto, c->rto_min_us, c->rto_max_us,
+			  min_t(u64, (u64)c->rto_min_us * 4, c->rto_max_us));
+}
+
+u64 mrt_snd_deadline(const struct mrt_snd *s, const struct mrt_slot *sl,
+		     u32 rto_us, const struct mrt_snd_cfg *c)
+{
+	u64 rto = (u64)rto_us << min_t(u32, sl->rtos, 6);
+
+	rto = min_t(u64, rto, c->rto_max_us);
+	return sl->sent_ns + rto * NSEC_PER_USEC;
+}
+
+struct mrt_ack_ctx {
+	struct mrt_snd *s;
+	const struct mrt_snd_dest *d;
+	const struct mrt_snd_ops *ops;
+	void *ctx;
+	u64 now;
+	u64 rtt_ns;
+	u64 readd;		/* bytes presumed lost, then acknowledged */
+	u64 lost;		/* bytes presumed lost by this ACK */
+	u32 ack_psn;
+	bool retx_echo;
+	bool newly;		/* acknowledged something new */
+	bool syn_rtt;		/* rtt_ns is of a packet sent in SYN */
+};
+
+static void mrt_acked(void *ctx, u32 psn)
+{
+	struct mrt_ack_ctx *c = ctx;
+	struct mrt_slot *sl = mrt_snd_slot(c->s, psn);
+
+	if (!(sl->flags & MRT_SLOT_LIVE))
+		return;
+	c->newly = true;
+	if (psn == c->ack_psn &&
+	    (sl->tx_count == 1 || (c->retx_echo && sl->tx_count == 2))) {
+		c->rtt_ns = c->now - sl->sent_ns;
+		c->syn_rtt = sl->flags & MRT_SLOT_SYN;
+	}
+	if (!(sl->flags & MRT_SLOT_INFLIGHT))
+		c->readd += sl->bytes;
+	sl->flags = 0;
+	c->ops->acked(c->ctx, psn);
+}
+
+static void mrt_lost(void *ctx, u32 psn)
+{
+	struct mrt_ack_ctx *c = ctx;
+	struct mrt_slot *sl = mrt_snd_slot(c->s, psn);
+
+	/* a packet waiting for the receiver's room goes at its time */
+	if (!(sl->flags & MRT_SLOT_LIVE) ||
+	    sl->flags & (MRT_SLOT_RTXQ | MRT_SLOT_WAIT))
+		return;
+	if (sl->flags & MRT_SLOT_INFLIGHT) {
+		c->lost += sl->bytes;
+		sl->flags &= ~MRT_SLOT_INFLIGHT;
+	}
+	c->ops->lock(c->ctx);
+	mrt_ev_loss(c->d->evs, sl->ev, c->now);
+	c->ops->unlock(c->ctx);
+	mrt_rtxq_add(c->s, psn, MRT_RTX_SACK);
+	c->ops->sack_lost(c->ctx, psn);
+}
+
+int mrt_snd_ack(struct mrt_snd *s, const struct mrt_snd_dest *d,
+		const struct mrt_pkt *p, u64 now, const struct mrt_snd_cfg *cfg,
+		const struct mrt_snd_ops *ops, void *ctx,
+		struct mrt_snd_ack_res *res)
+{
+	struct mrt_ack_ctx c = {
+		.s = s,
+		.d = d,
+		.ops = ops,
+		.ctx = ctx,
+		.now = now,
+		.rtt_ns = NSCC_NO_RTT,
+		.ack_psn = p->ack.ack_psn,
+		.retx_echo = p->flags & MRT_ACK_F_RETX_ECHO,
+	};
+	const struct mrt_ack *a = &p->ack;
+	struct nscc_ack na = { .rtt_ns = NSCC_NO_RTT };
+	u32 unsent = s->tx.sack_unsent;
+	u64 service = (u64)a->service_time * 64;
+	u64 newly;
+	int ev;
+
+	s->peer_range = min_t(u32, s->range, MRT_RANGE_MIN << a->mpr);
+	if (mrt_tx_ack(&s->tx, a->cack_psn, a->sack_base_psn, a->sack_bitmap,
+		       mrt_acked, &c) < 0)
+		return -1;
+	res->sack_unsent = s->tx.sack_unsent - unsent;
+	res->newly = c.newly;
+	if (c.newly)
+		s->wait_shift = 0;
+
+	if (c.rtt_ns != NSCC_NO_RTT) {
+		u64 rtt = c.rtt_ns > service ? c.rtt_ns - service : 0;
+
+		/* NSCC takes the service time off itself.  Not the RTT of
+		 * a SYN packet: it holds the peer's PDC setup and often a
+		 * neighbour resolution (7 ms in the VM against 0.1 ms after),
+		 * and a base RTT learnt from it (config_base_rtt_ns 0) would
+		 * make the max window as many times too large.
+		 */
+		mrt_rto_sample(&s->rto, div_u64(rtt, NSEC_PER_USEC));
+		if (!c.syn_rtt)
+			na.rtt_ns = c.rtt_ns;
+	}
+	res->rtt_ns = c.rtt_ns;
+	mrt_tx_detect_loss(&s->tx, cfg->sack_loss_min_retx_pkts, mrt_lost, &c);
+
+	newly = nscc_newly_rcvd(s->last_rcvd, a->rcvd_bytes);
+	if (newly)
+		s->last_rcvd = a->rcvd_bytes;
+	res->newly_rcvd = newly;
+	na.bytes = newly;
+	na.service_ns = service;
+	na.ecn = p->flags & MRT_ACK_F_ECN_ECHO;
+	res->ecn = na.ecn;
+	na.pen = a->rcv_cwnd_pen;
+	na.restore = p->flags & MRT_ACK_F_RESTORE_CWND;
+	if (ops->ack_seen)
+		ops->ack_seen(ctx, p, res);
+
+	ops->lock(ctx);
+	/* the EV of the packet answered, as the ACK echoes it */
+	ev = mrt_ev_index(d->evs, p->ev);
+	if (ev >= 0)
+		mrt_ev_ack(d->evs, ev, na.ecn);
+	if (c.readd)
+		nscc_on_send(d->cc, c.readd);
+	ops->cc(ctx, nscc_on_ack(d->cc, now, &na));
+	if (c.lost)
+		ops->cc(ctx, nscc_on_loss(d->cc, c.lost));
+	if (ops->ack_locked)
+		ops->ack_locked(ctx, p);
+	ops->unlock(ctx);
+	return 0;
+}
+
+enum mrt_snd_nack_verdict mrt_snd_nack(struct mrt_snd *s,
+				       const struct mrt_snd_dest *d,
+				       const struct mrt_pkt *p, u64 now,
+				       const struct mrt_snd_cfg *cfg,
+				       const struct mrt_snd_ops *ops, void *ctx)
+{
+	const struct mrt_nack *nk = &p->nack;
+	u32 psn = nk->nack_psn;
+	struct mrt_slot *sl = mrt_snd_slot(s, psn);
+	u64 newly, rtt = NSCC_NO_RTT;
+	bool retx;
+	int ev;
+
+	/* Only a NACK of a PSN sent and not yet acknowledged counts. */
+	if (mrt_psn_before(psn, s->tx.una) || !mrt_psn_before(psn, s->tx.nxt) ||
+	    mrt_tx_is_acked(&s->tx, psn) || !(sl->flags & MRT_SLOT_LIVE))
+		return MRT_SND_NACK_STALE;
+
+	switch (nk->nack_code) {
+	case MRT_NACK_NO_ENDPOINT:
+		return MRT_SND_NACK_REFUSED;
+	case MRT_NACK_INV_DPDCID:
+	case MRT_NACK_CLOSING:
+		return MRT_SND_NACK_RESET;
+	}
+
+	/* A NACK of an earlier transmission than the last is stale. */
+	retx = sl->tx_count > 1;
+	if (retx != !!(p->flags & MRT_NACK_F_RETX_ECHO) ||
+	    !(sl->flags & MRT_SLOT_INFLIGHT))
+		return MRT_SND_NACK_OLD;
+	/* as in mrt_snd_ack(): not a SYN packet's RTT */
+	if (sl->tx_count == 1 && !(sl->flags & MRT_SLOT_SYN))
+		rtt = now - sl->sent_ns;
+	sl->flags &= ~MRT_SLOT_INFLIGHT;
+	newly = nscc_newly_rcvd(s->last_rcvd, nk->rcvd_bytes);
+	if (newly)
+		s->last_rcvd = nk->rcvd_bytes;
+
+	ops->lock(ctx);
+	if (newly)
+		ops->cc(ctx, nscc_on_cack(d->cc, newly));
+	/* the EV of the transmission answered, as the NACK echoes it */
+	ev = mrt_ev_index(d->evs, p->ev);
+	switch (nk->nack_code) {
+	case MRT_NACK_TRIMMED:
+	case MRT_NACK_TRIMMED_LASTHOP:
+		if (ev >= 0)
+			mrt_ev_trim(d->evs, ev);
+		ops->cc(ctx, nscc_on_trim(d->cc, now, sl->bytes, rtt));
+		break;
+	default:
+		if (ev >= 0)
+			mrt_ev_nack(d->evs, ev);
+		ops->cc(ctx, nscc_on_nack(d->cc, now, sl->bytes, rtt));
+	}
+	ops->unlock(ctx);
+
+	switch (nk->nack_code) {
+	case MRT_NACK_TRIMMED:
+	case MRT_NACK_TRIMMED_LASTHOP:
+		mrt_rtxq_add(s, psn, MRT_RTX_TRIM);
+		return MRT_SND_NACK_RETX;
+	case MRT_NACK_PSN_OOR_WINDOW:
+		if (nk->payload && mrt_range_valid(nk->payload))
+			s->peer_range = min(s->range, nk->payload);
+		break;
+	}
+	/* The receiver is there but cannot take it yet (its window is
+	 * behind, its buffer full): sent again after an RTO, which is no
+	 * timeout and spends no retry budget.
+	 */
+	sl->flags |= MRT_SLOT_WAIT;
+	/* A new wait doubles the last, while no ACK comes between (as
+	 * InfiniBand's RNR NAKs back off); meanwhile no new packet goes
+	 * either.
+	 */
+	if ((s64)(now - s->wait_until) >= 0) {
+		u64 w = (u64)mrt_snd_rto_us(s, cfg) << s->wait_shift;
+
+		w = min_t(u64, w, cfg->rto_max_us);
+		s->wait_until = now + w * NSEC_PER_USEC;
+		if (s->wait_shift < 6)
+			s->wait_shift++;
+	}
+	return MRT_SND_NACK_WAIT;
+}
+
+void mrt_snd_timer(struct mrt_snd *s, const struct mrt_snd_dest *d, u64 now,
+		   bool peer_known, const struct mrt_snd_cfg *cfg,
+		   const struct mrt_snd_ops *ops, void *ctx,
+		   struct mrt_snd_timer_res *res)
+{
+	u64 next = U64_MAX, lost = 0;
+	unsigned int expired = 0, n = 0;
+	u32 psn, rto_us = mrt_snd_rto_us(s, cfg);
+
+	for (psn = s->tx.una; psn != s->tx.nxt; psn++) {
+		struct mrt_slot *sl = mrt_snd_slot(s, psn);
+		u64 at;
+
+		if (!(sl->flags & MRT_SLOT_LIVE) || sl->flags & MRT_SLOT_RTXQ ||
+		    mrt_tx_is_acked(&s->tx, psn))
+			continue;
+		if (sl->flags & MRT_SLOT_WAIT) {
+			at = s->wait_until;
+			if (at > now) {
+				next = min(next, at);
+			} else {
+				sl->flags &= ~MRT_SLOT_WAIT;
+				mrt_rtxq_add(s, psn, MRT_RTX_WAIT);
+			}
+			continue;
+		}
+		at = mrt_snd_deadline(s, sl, rto_us, cfg);
+		if (at > now) {
+			next = min(next, at);
+			continue;
+		}
+		if (sl->flags & MRT_SLOT_INFLIGHT) {
+			lost += sl->bytes;
+			sl->flags &= ~MRT_SLOT_INFLIGHT;
+		}
+		mrt_rtxq_add(s, psn, MRT_RTX_RTO);
+		if (sl->rtos < U8_MAX)
+			sl->rtos++;
+		/* an RTO makes its EV ASSUMED_BAD, once the peer has
+		 * answered (before, it may be the peer that is not there)
+		 */
+		if (peer_known) {
+			ops->lock(ctx);
+			mrt_ev_rto(d->evs, sl->ev, now);
+			ops->unlock(ctx);
+		}
+		expired++;
+		if (++n == 1024) {	/* bounded: the rest in a moment */
+			next = now;
+			break;
+		}
+	}
+	if (expired && ops->timed_out)
+		ops->timed_out(ctx, expired, rto_us);
+	if (expired) {
+		ops->lock(ctx);
+		ops->cc(ctx, nscc_on_loss(d->cc, lost));
+		ops->unlock(ctx);
+	}
+	res->expired = expired;
+	res->rto_us = rto_us;
+	res->next = next;
+}
+
+enum mrt_snd_pick mrt_snd_pick(struct mrt_snd *s, const struct mrt_snd_dest *d,
+			       u64 now, bool have_new, u32 new_bytes,
+			       const struct mrt_snd_cfg *cfg,
+			       const struct mrt_snd_ops *ops, void *ctx,
+			       struct mrt_snd_tx *tx)
+{
+	struct mrt_slot *sl = NULL;
+	u32 bytes;
+	int ev;
+
+	for (;;) {
+		if (s->rtxq_len) {
+			u32 psn = s->rtxq[s->rtxq_head & (s->range - 1)];
+
+			sl = mrt_snd_slot(s, psn);
+			/* an entry of a PSN acknowledged meanwhile, whose
+			 * slot may be another PSN's by now
+			 */
+			if (!(sl->flags & MRT_SLOT_LIVE) || sl->psn != psn ||
+			    mrt_tx_is_acked(&s->tx, psn)) {
+				s->rtxq_head++;
+				s->rtxq_len--;
+				if (sl->psn == psn)
+					sl->flags &= ~MRT_SLOT_RTXQ;
+				continue;
+			}
+			/* The budget is of timer expiries: trims and SACKs
+			 * show that the path delivers.
+			 */
+			if (sl->rtos > cfg->retry_budget || sl->tx_count == U8_MAX)
+				return MRT_SND_EXHAUSTED;
+			tx->psn = psn;
+			tx->retx = true;
+			bytes = sl->bytes;
+			break;
+		}
+		if (!have_new)
+			return MRT_SND_NONE;
+		if (!mrt_tx_can_send(&s->tx) ||
+		    s->tx.nxt - s->tx.una >= s->peer_range)
+			return MRT_SND_BLOCKED;
+		/* the receiver asked to wait: the timer resumes */
+		if ((s64)(now - s->wait_until) < 0)
+			return MRT_SND_WAIT;
+		tx->psn = s->tx.nxt;
+		tx->retx = false;
+		bytes = new_bytes;
+		break;
+	}
+
+	ops->lock(ctx);
+	if (!nscc_can_send(d->cc, bytes)) {
+		ops->blocked(ctx);
+		ops->unlock(ctx);
+		return MRT_SND_BLOCKED;
+	}
+	/* the EV at transmit time; a retransmission on another */
+	ev = mrt_ev_pick(d->evs, tx->retx ? sl->ev : -1);
+	/* every EV DENIED: the data waits for an allow */
+	if (ev < 0)
+		ops->blocked(ctx);
+	ops->unlock(ctx);
+	if (ev < 0)
+		return MRT_SND_NO_EV;
+	tx->ev = ev;
+	return MRT_SND_SEND;
+}
+
+u64 mrt_snd_sent(struct mrt_snd *s, const struct mrt_snd_dest *d,
+		 const struct mrt_snd_tx *tx, u64 now, u32 bytes, bool syn,
+		 const struct mrt_snd_cfg *cfg, const struct mrt_snd_ops *ops,
+		 void *ctx)
+{
+	struct mrt_slot *sl;
+
+	if (tx->retx) {
+		sl = mrt_snd_slot(s, tx->psn);
+		s->rtxq_head++;
+		s->rtxq_len--;
+		sl->flags &= ~(MRT_SLOT_RTXQ | MRT_SLOT_WAIT);
+		mrt_tx_resent(&s->tx, tx->psn);
+		if (sl->tx_count < U8_MAX)
+			sl->tx_count++;
+		if (ops->resent)
+			ops->resent(ctx, tx->psn, sl->cause, sl->tx_count);
+	} else {
+		u32 psn = mrt_tx_next(&s->tx);
+
+		sl = mrt_snd_slot(s, psn);
+		sl->psn = psn;
+		sl->bytes = bytes;
+		sl->tx_count = 1;
+		sl->rtos = 0;
+		sl->flags = MRT_SLOT_LIVE;
+	}
+	sl->sent_ns = now;
+	sl->ev = tx->ev;
+	if (syn)
+		sl->flags |= MRT_SLOT_SYN;
+	else
+		sl->flags &= ~MRT_SLOT_SYN;
+	if (!(sl->flags & MRT_SLOT_INFLIGHT)) {
+		ops->lock(ctx);
+		ops->cc(ctx, nscc_on_send(d->cc, sl->bytes));
+		ops->unlock(ctx);
+	}
+	sl->flags |= MRT_SLOT_INFLIGHT;
+	return mrt_snd_deadline(s, sl, mrt_snd_rto_us(s, cfg), cfg);
+}
+
+enum mrt_snd_pick mrt_snd_push(struct mrt_snd *s, const struct mrt_snd_dest *d,
+			       u64 now, bool syn, const struct mrt_snd_cfg *cfg,
+			       const struct mrt_snd_ops *ops, void *ctx,
+			       const struct mrt_snd_xmit_ops *xo, void *x)
+{
+	unsigned int budget = 256;
+	bool blocked = false, sent = false;
+	struct mrt_snd_tx tx;
+	u32 bytes;
+
+	while (budget) {
+		bytes = xo->next_bytes(x);
+		switch (mrt_snd_pick(s, d, now, bytes, bytes, cfg, ops, ctx, &tx)) {
+		case MRT_SND_SEND:
+			break;
+		case MRT_SND_BLOCKED:
+			blocked = true;
+			goto done;
+		case MRT_SND_WAIT:
+			xo->arm(x, s->wait_until);
+			goto done;
+		case MRT_SND_EXHAUSTED:
+			return MRT_SND_EXHAUSTED;
+		default:	/* nothing, or every EV DENIED */
+			goto done;
+		}
+		if (!xo->xmit(x, &tx))
+			break;
+		xo->arm(x, mrt_snd_sent(s, d, &tx, now, bytes, syn, cfg, ops, ctx));
+		sent = true;
+		budget--;
+	}
+done:
+	if (!budget && (s->rtxq_len || xo->next_bytes(x)))
+		xo->arm(x, now);	/* the rest from the timer */
+	if (blocked && sent)
+		xo->ask_ack(x);
+	return MRT_SND_NONE;
+}
+
+u64 mrt_snd_release(struct mrt_snd *s)
+{
+	u64 released = 0;
+	unsigned int i;
+
+	for (i = 0; i < s->range; i++) {
+		struct mrt_slot *sl = &s->slots[i];
+
+		if (sl->flags & MRT_SLOT_INFLIGHT)
+			released += sl->bytes;
+		sl->flags = 0;
+	}
+	return released;
+}
+
+void mrt_rx_ack_fill(const struct mrt_rx *rx, const struct mrt_pkt *p,
+		     bool ce, u8 pen, bool restore, u8 *last_pen,
+		     struct mrt_pkt *a)
+{
+	a->type = MRT_TYPE_ACK;
+	a->flags = 0;
+	if (ce)
+		a->flags |= MRT_ACK_F_ECN_ECHO;
+	if (p->flags & MRT_DATA_F_RETX)
+		a->flags |= MRT_ACK_F_RETX_ECHO;
+	a->ack.cack_psn = rx->cack;
+	a->ack.ack_psn = p->data.psn;
+	mrt_rx_sack(rx, p->data.psn, &a->ack.sack_base_psn,
+		    &a->ack.sack_bitmap);
+	a->ack.rcvd_bytes = nscc_rcvd_bytes_field(rx->rcvd_bytes);
+	a->ack.ooo_count = min_t(u32, rx->ooo, U16_MAX);
+	a->ack.mpr = mrt_mpr_of(rx->range);
+	a->ack.rcv_cwnd_pen = pen;
+	if (!pen && *last_pen && restore)
+		a->flags |= MRT_ACK_F_RESTORE_CWND;
+	*last_pen = pen;
+}

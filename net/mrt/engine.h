@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mrt's protocol engine, pure C (no skbs, sockets, timers or locks of its
+ * own): what a sending PDC does with an ACK, a NACK, a timer expiry and a
+ * chance to transmit, and what a receiving PDC puts in an ACK.  It holds
+ * together the pieces below it (psn.c's windows and RTO, ev.c's EV
+ * states, the NSCC core) exactly as the kernel runs them; pdc.c keeps the
+ * payloads, the sockets, the locks and the timer, and fabsim (sim/) runs
+ * the same file at fabric scale.
+ *
+ * A sending PDC's packets are slots, one per PSN of its window (slot psn &
+ * (range - 1)); the transport keeps each packet's payload beside it,
+ * indexed the same way, until ops->acked() says it was delivered.
+ *
+ * Bytes in flight: a packet's nominal bytes enter NSCC's flight when it is
+ * sent (nscc_on_send) and leave once per transmission: by the rcvd_bytes
+ * delta of the ACK that reports it received, by a trim or other NACK, or
+ * by a presumed loss (SACK gap, timer).  MRT_SLOT_INFLIGHT says whether
+ * they are in; a packet presumed lost and then acknowledged before it was
+ * sent again (the original was only late) is added back, because the
+ * receiver's count will take it out once more.
+ *
+ * The destination's state (its NSCC and its EVs) is shared by the PDCs to
+ * it: the engine touches it only between ops->lock() and ops->unlock().
+ */
+#ifndef _MRT_ENGINE_H
+#define _MRT_ENGINE_H
+
+#include <net/fabric/nscc.h>
+
+#include "ev.h"
+#include "psn.h"
+#include "wire.h"
+
+/* A sender's packet, per PSN. */
+struct mrt_slot {
+	u64 sent_ns;
+	u32 psn;			/* whose slot it is */
+	u32 bytes;			/* nominal */
+	u16 ev;				/* the EV (index in its dest's set) it
+					 * last went on
+					 */
+	u8 tx_count;			/* transmissions (Karn), up to 255 */
+	u8 rtos;			/* expiries of its timer */
+	u8 cause;			/* MRT_SLOT_RTXQ: enum mrt_rtx_cause */
+	u8 flags;
+};
+
+#define MRT_SLOT_INFLIGHT	0x01	/* its bytes are in NSCC's flight */
+#define MRT_SLOT_RTXQ		0x02	/* queued for retransmission */
+#define MRT_SLOT_WAIT		0x04	/* NACKed: the receiver cannot take it
+					 * yet; sent again after an RTO
+					 */
+#define MRT_SLOT_SYN		0x08	/* last sent while the PDC was in SYN */
+#define MRT_SLOT_LIVE		0x10	/* holds a payload: sent, not yet
+					 * acknowledged
+					 */
+
+/* Why a packet is sent again (mrt:mrt_retransmit's cause). */
+#define MRT_RTX_CAUSES				\
+	EM(MRT_RTX_TRIM, trim)			\
+	EM(MRT_RTX_SACK, sack)			\
+	EM(MRT_RTX_RTO, rto)			\
+	EMe(MRT_RTX_WAIT, wait)
+
+#define EM(a, b)	a,
+#define EMe(a, b)	a,
+enum mrt_rtx_cause { MRT_RTX_CAUSES };
+#undef EM
+#undef EMe
+
+/* What an ACK did, for the caller's counters and trace. */
+struct mrt_snd_ack_res {
+	u64 rtt_ns;		/* NSCC_NO_RTT: no sample */
+	u64 newly_rcvd;		/* bytes the received-bytes clock moved */
+	bool newly;		/* acknowledged something new */
+	bool ecn;
+	u32 sack_unsent;	/* the ACK's SACK claimed PSNs never sent */
+};
+
+/* The attributes the engine reads, as the caller has them now. */
+struct mrt_snd_cfg {
+	u32 rto_min_us;
+	u32 rto_max_us;
+	u32 retry_budget;
+	u32 sack_loss_min_retx_pkts;
+};
+
+/* The destination's shared state. */
+struct mrt_snd_dest {
+	struct nscc *cc;
+	struct mrt_evset *evs;
+};
+
+struct mrt_snd_ops {
+	void (*lock)(void *ctx);		/* the destination's state */
+	void (*unlock)(void *ctx);
+	/* psn is acknowledged: its payload may go */
+	void (*acked)(void *ctx, u32 psn);
+	/* an NSCC call returned r (under the lock): counters, trace */
+	void (*cc)(void *ctx, enum nscc_routine r);
+	/* psn is presumed lost (a SACK gap) and queued to go again */
+	void (*sack_lost)(void *ctx, u32 psn);
+	/* the sender is blocked on the destination (its window, or no
+	 * usable EV): wait for it (under the lock)
+	 */
+	void (*blocked)(void *ctx);
+	/* Where the caller's trace and state go, in the order pdc.c has
+	 * always had them: an ACK p, applied to the window (res has its RTT
+	 * sample and received bytes) before NSCC sees it; the same ACK
+	 * under the destination's lock after NSCC has; a timer's expired
+	 * packets before NSCC's loss; a retransmission of psn (its cause and
+	 * its transmissions so far) before it is back in flight.  Any may be
+	 * NULL.
+	 */
+	void (*ack_seen)(void *ctx, const struct mrt_pkt *p,
+			 const struct mrt_snd_ack_res *res);
+	void (*ack_locked)(void *ctx, const struct mrt_pkt *p);
+	void (*timed_out)(void *ctx, unsigned int expired, u32 rto_us);
+	void (*resent)(void *ctx, u32 psn, u8 cause, u8 tx_count);
+};
+
+struct mrt_snd {
+	struct mrt_tx tx;
+	struct mrt_rto rto;
+	struct mrt_slot *slots;		/* [range] */
+	u32 *rtxq;			/* [range] PSNs to send again */
+	u32 rtxq_head;
+	u32 rtxq_len;
+	u32 range;
+	u32 peer_range;			/* the receiver's window (its mpr) */
+	u64 wait_until;			/* NACKed NO_RESOURCE: nothing new till */
+	u8 wait_shift;			/* its backoff */
+	u32 last_rcvd;			/* the last rcvd_bytes field seen */
+};
+
+/* slots, rtxq, acked, lost, ref: range entries (acked and lost: bits)
+ * each, zeroed.  0, or -1 if range is not a valid window.
+ */
+int mrt_snd_init(struct mrt_snd *s, u32 first_psn, u32 range,
+		 struct mrt_slot *slots, u32 *rtxq, u64 *acked, u64 *lost,
+		 u32 *ref);
+
+static inline struct mrt_slot *mrt_snd_slot(const struct mrt_snd *s, u32 psn)
+{
+	return &s->slots[psn & (s->range - 1)];
+}
+
+/* Nothing sent is unacknowledged. */
+static inline bool mrt_snd_idle(const struct mrt_snd *s)
+{
+	return s->tx.una == s->tx.nxt;
+}
+
+/* The RTO now: RFC 6298 within [rto_min_us, rto_max_us], four times the
+ * floor before the first sample.
+ */
+u32 mrt_snd_rto_us(const struct mrt_snd *s, const struct mrt_snd_cfg *c);
+
+/* A packet's timer: its send time plus the RTO, doubled per expiry of
+ * its timer (up to 64 times), within rto_max_us.
+ */
+u64 mrt_snd_deadline(const struct mrt_snd *s, const struct mrt_slot *sl,
+		     u32 rto_us, const struct mrt_snd_cfg *c);
+
+/* An ACK p (already matched to this PDC) at now: the window, RTT and
+ * RTO, SACK-gap losses, the EV it echoes and NSCC.  -1: its cack is
+ * beyond what was sent (malformed; nothing applied).
+ */
+int mrt_snd_ack(struct mrt_snd *s, const struct mrt_snd_dest *d,
+		const struct mrt_pkt *p, u64 now, const struct mrt_snd_cfg *c,
+		const struct mrt_snd_ops *ops, void *ctx,
+		struct mrt_snd_ack_res *res);
+
+enum mrt_snd_nack_verdict {
+	MRT_SND_NACK_STALE,	/* of nothing outstanding */
+	MRT_SND_NACK_OLD,	/* of an older transmission than the last */
+	MRT_SND_NACK_REFUSED,	/* NO_ENDPOINT: the PDC fails ECONNREFUSED */
+	MRT_SND_NACK_RESET,	/* INV_DPDCID, CLOSING: fails ECONNRESET */
+	MRT_SND_NACK_RETX,	/* trimmed: queued to go again now */
+	MRT_SND_NACK_WAIT,	/* the receiver cannot take it yet: again
+				 * at wait_until (PSN_OOR_WINDOW,
+				 * NO_RESOURCE and the rest)
+				 */
+};
+
+/* A NACK p (matched to this PDC) at now. */
+enum mrt_snd_nack_verdict mrt_snd_nack(struct mrt_snd *s,
+				       const struct mrt_snd_dest *d,
+				       const struct mrt_pkt *p, u64 now,
+				       const struct mrt_snd_cfg *c,
+				       const struct mrt_snd_ops *ops,
+				       void *ctx);
+
+/* What a timer expiry at now did. */
+struct mrt_snd_timer_res {
+	unsigned int expired;	/* packets whose timer expired */
+	u32 rto_us;		/* the RTO they had */
+	u64 next;		/* the next deadline, U64_MAX: none */
+};
+
+/* Queues every packet whose timer has expired (an RTO: its EV becomes
+ * ASSUMED_BAD once the peer has answered, peer_known) and those whose
+ * wait is over; at most 1024 per call (next is then now).
+ */
+void mrt_snd_timer(struct mrt_snd *s, const struct mrt_snd_dest *d, u64 now,
+		   bool peer_known, const struct mrt_snd_cfg *c,
+		   const struct mrt_snd_ops *ops, void *ctx,
+		   struct mrt_snd_timer_res *res);
+
+enum mrt_snd_pick {
+	MRT_SND_NONE,		/* nothing to send */
+	MRT_SND_SEND,		/* send tx */
+	MRT_SND_BLOCKED,	/* the windows are full (ops->blocked() was
+				 * called if it is NSCC's)
+				 */
+	MRT_SND_WAIT,		/* the receiver asked to wait: wait_until */
+	MRT_SND_NO_EV,		/* every EV is DENIED (ops->blocked()) */
+	MRT_SND_EXHAUSTED,	/* a packet spent retry_budget timeouts */
+};
+
+struct mrt_snd_tx {
+	u32 psn;
+	u16 ev;			/* the EV's index */
+	bool retx;
+};
+
+/* The next packet to send at now: a retransmission first, else a new
+ * packet of new_bytes nominal bytes if have_new.  Changes nothing but
+ * the retransmission queue's stale entries; mrt_snd_sent() commits it.
+ */
+enum mrt_snd_pick mrt_snd_pick(struct mrt_snd *s, const struct mrt_snd_dest *d,
+			       u64 now, bool have_new, u32 new_bytes,
+			       const struct mrt_snd_cfg *c,
+			       const struct mrt_snd_ops *ops, void *ctx,
+			       struct mrt_snd_tx *tx);
+
+/* The transmitting side of mrt_snd_push(), the caller's, with its own
+ * context.
+ */
+struct mrt_snd_xmit_ops {
+	/* the next new packet's nominal bytes; 0: nothing queued */
+	u32 (*next_bytes)(void *x);
+	/* sends tx (a retransmission of its slot's payload, or the next
+	 * new packet, which takes tx->psn); false: it could not (no
+	 * memory), and the push stops
+	 */
+	bool (*xmit)(void *x, const struct mrt_snd_tx *tx);
+	/* the last packet xmit() sent asks for an ACK at once (AR) */
+	void (*ask_ack)(void *x);
+	/* the PDC's timer at at: the earliest asked for */
+	void (*arm)(void *x, u64 at);
+};
+
+/* Sends what the PDC may at now (syn: it is in SYN), retransmissions
+ * first, at most 256 packets (the timer, armed at now, does the rest):
+ * each that mrt_snd_pick() allows goes through xo->xmit() and is
+ * committed (mrt_snd_sent()).  A PDC blocked on its windows has its last
+ * packet ask for an ACK; one the receiver asked to wait arms its timer
+ * for then.  Returns MRT_SND_EXHAUSTED if a packet spent its retry budget
+ * (the caller fails the PDC), else MRT_SND_NONE.
+ */
+enum mrt_snd_pick mrt_snd_push(struct mrt_snd *s, const struct mrt_snd_dest *d,
+			       u64 now, bool syn, const struct mrt_snd_cfg *c,
+			       const struct mrt_snd_ops *ops, void *ctx,
+			       const struct mrt_snd_xmit_ops *xo, void *x);
+
+/* tx went out at now (bytes nominal: a new packet's; syn: the PDC is in
+ * SYN).  Returns its timer's deadline.
+ */
+u64 mrt_snd_sent(struct mrt_snd *s, const struct mrt_snd_dest *d,
+		 const struct mrt_snd_tx *tx, u64 now, u32 bytes, bool syn,
+		 const struct mrt_snd_cfg *c, const struct mrt_snd_ops *ops,
+		 void *ctx);
+
+/* The PDC closes: every live slot is let go (ops->acked() is not
+ * called); returns the bytes they still had in NSCC's flight.  The state
+ * is of no further use (what was outstanding stays so).
+ */
+u64 mrt_snd_release(struct mrt_snd *s);
+
+/* Receiver */
+
+/* Whether a new data packet p (with CE if ce) is acknowledged at once
+ * whatever ack_every_pkts says: a CE mark, a retransmission, an ACK
+ * request, a PDC's first packets, a message's end.  The rest are, every
+ * ack_every_pkts-th packet: at_once(p, ce) || ++since_ack >= every.
+ */
+static inline bool mrt_rx_ack_at_once(const struct mrt_pkt *p, bool ce)
+{
+	return ce || p->flags & (MRT_DATA_F_RETX | MRT_DATA_F_AR |
+				 MRT_DATA_F_SYN | MRT_DATA_F_EOM);
+}
+
+/* The ACK (a->ack and a->flags; the caller sets the ids and EV) that
+ * answers data packet p: cack, the SACK around p's PSN, the received-bytes
+ * clock, the window, the receiver penalty pen and, once it drops to 0
+ * after *last_pen was not, the restore flag (if restore).
+ */
+void mrt_rx_ack_fill(const struct mrt_rx *rx, const struct mrt_pkt *p,
+		     bool ce, u8 pen, bool restore, u8 *last_pen,
+		     struct mrt_pkt *a);
+
+#endif /* _MRT_ENGINE_H */
