@@ -87,7 +87,7 @@ modules sparse $(CCREPLAY) $(TC_PLUGIN) $(FABCTL) $(MRTPERF) $(MRT_FAULT) $(UNIT
 	$(FUZZERS) $(VM_TOOLS) bench/microbench $(SIM_CXXOBJS) $(SIM_COBJS): | deps
 
 help:
-	@sed -n "3,20p" Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,/^#$$/p' Makefile | sed '$$d; s/^# \{0,1\}//'
 
 deps:
 	@scripts/deps
