@@ -64,6 +64,14 @@ round() {
 		tcf -n "$B" qdisc add dev b0 root fabric rate 200mbit limit 1mb || return 1
 	mrt_tune "$A" "$B" || return 1
 	ip netns exec "$A" sysctl -qw net.swift.base_target_ns=5000000
+	# A killed sender's socket lives on as an orphan with data unsent and
+	# retransmits for tcp_orphan_retries (8: minutes of backoff) when its
+	# peer's namespace, and the veth with it, went first; it holds its CC
+	# module all that time (a debug kernel's run saw swift held past the
+	# unload's wait).  One retry, in both namespaces.
+	for ns in "$A" "$B"; do
+		ip netns exec "$ns" sysctl -qw net.ipv4.tcp_orphan_retries=1 || return 1
+	done
 	hold_new hold
 	port=5000
 	for cc in nscc dcqcn swift; do
