@@ -17,7 +17,8 @@
 #                   KCSAN kernel)
 #   make install    modules into /lib/modules/$(KVER)/updates, depmod, ccreplay,
 #                   fabctl (with its man page and bash completion), the tc
-#                   plugin into Debian's tc directory
+#                   plugin into Debian's tc directory, the libfabric
+#                   provider (libmrt-fi.so) into Debian's libfabric directory
 #   make sparse     the modules under sparse (C=2)
 #   make checkpatch scripts/checkpatch.pl --strict over our sources
 #
@@ -42,6 +43,11 @@ TC_PLUGIN   := tools/tc/q_fabric.so
 FABCTL      := tools/fabctl/fabctl
 MRTPERF     := tools/mrtperf/mrtperf
 MRT_FAULT   := tools/bpf/mrt_fault.bpf.o
+# The libfabric provider "mrt" (tools/libfabric), loaded by Debian's
+# libfabric 1.17 from its provider directory or FI_PROVIDER_PATH.
+FI_PROV     := tools/libfabric/libmrt-fi.so
+FI_PROV_SRC := tools/libfabric/prov.c tools/libfabric/domain.c tools/libfabric/cq.c tools/libfabric/ep.c
+FI_PROVDIR  ?= /usr/lib/$(shell $(CC) -print-multiarch)/libfabric
 # Where Debian's tc looks for q_<kind>.so.
 TC_LIBDIR   ?= /usr/lib/$(shell $(CC) -print-multiarch)/tc
 UNIT_TESTS  := selftests/unit/nscc_test selftests/unit/dcqcn_test selftests/unit/swift_test \
@@ -72,7 +78,8 @@ SIM_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Wno-unused-parameter
 # Debian's .pc files carry a stray "-I/usr\;".
 NS3_CFLAGS  = $$(pkg-config --cflags $(NS3_PC) | sed 's|-I/usr\\;||')
 # Programs the VM suites run (built here, run in the guest over 9p).
-VM_TOOLS    := selftests/vm/reliability/pktfuzz
+VM_TOOLS    := selftests/vm/reliability/pktfuzz selftests/vm/libfabric/fi_mrt_test \
+	       selftests/vm/libfabric/mpi_pingpong
 MRT_HDRS    := net/mrt/wire.h net/mrt/psn.h net/mrt/ev.h net/mrt/engine.h net/mrt/attr_desc.h include/uapi/linux/mrt.h tools/include/asm/unaligned.h
 
 .PHONY: all deps modules tools tests check demo install clean sparse checkpatch bench help \
@@ -83,7 +90,7 @@ all: modules tools tests $(SIM)
 # Everything that compiles waits for deps (apt-get: the compiler, the kernel
 # headers): under make -jN nothing may start before the headers exist.  An
 # order-only prerequisite, so a finished deps never forces a rebuild.
-modules sparse $(CCREPLAY) $(TC_PLUGIN) $(FABCTL) $(MRTPERF) $(MRT_FAULT) $(UNIT_TESTS) \
+modules sparse $(CCREPLAY) $(TC_PLUGIN) $(FABCTL) $(MRTPERF) $(MRT_FAULT) $(FI_PROV) $(UNIT_TESTS) \
 	$(FUZZERS) $(VM_TOOLS) bench/microbench $(SIM_CXXOBJS) $(SIM_COBJS): | deps
 
 help:
@@ -96,7 +103,7 @@ modules:
 	@test -n "$(KVER)" || { echo "make: no Debian 6.1 kernel with headers found (scripts/kver)"; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=$(W) modules
 
-tools: $(CCREPLAY) $(TC_PLUGIN) $(FABCTL) $(MRTPERF) $(MRT_FAULT)
+tools: $(CCREPLAY) $(TC_PLUGIN) $(FABCTL) $(MRTPERF) $(MRT_FAULT) $(FI_PROV)
 
 tests: $(UNIT_TESTS) $(FUZZERS) $(VM_TOOLS)
 
@@ -119,6 +126,18 @@ $(FABCTL): tools/fabctl/main.c tools/fabctl/nl.c tools/fabctl/json.c tools/fabct
 # The per-EV fault injector (tc-BPF), for clang's BPF target.
 $(MRT_FAULT): tools/bpf/mrt_fault.bpf.c
 	clang -O2 -g -Wall -target bpf -I/usr/include/$$(gcc -dumpmachine) -c -o $@ $<
+
+# Only fi_prov_ini is exported (FI_EXT_INI); libfabric's symbols from -lfabric.
+$(FI_PROV): $(FI_PROV_SRC) tools/libfabric/mrt_fi.h include/uapi/linux/mrt.h
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Wmissing-prototypes \
+		-fPIC -shared -fvisibility=hidden -Iinclude/uapi -o $@ $(FI_PROV_SRC) -lfabric -lpthread
+
+selftests/vm/libfabric/fi_mrt_test: selftests/vm/libfabric/fi_mrt_test.c
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Wmissing-prototypes \
+		-o $@ $< -lfabric -lpthread
+
+selftests/vm/libfabric/mpi_pingpong: selftests/vm/libfabric/mpi_pingpong.c
+	mpicc -std=gnu11 -O2 -g -Wall -Wextra -o $@ $<
 
 $(MRTPERF): tools/mrtperf/mrtperf.c
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Wmissing-prototypes \
@@ -223,6 +242,7 @@ install: modules tools
 	install -D -m 0644 Documentation/fabctl.8 $(INSTALL_MOD_PATH)/usr/local/share/man/man8/fabctl.8
 	install -D -m 0644 tools/fabctl/fabctl.bash-completion \
 		$(INSTALL_MOD_PATH)/usr/share/bash-completion/completions/fabctl
+	install -D -m 0644 $(FI_PROV) $(INSTALL_MOD_PATH)$(FI_PROVDIR)/libmrt-fi.so
 
 sparse:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=$(W) C=2 modules
@@ -232,5 +252,5 @@ checkpatch:
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
-	rm -f $(CCREPLAY) $(TC_PLUGIN) $(FABCTL) $(MRTPERF) $(MRT_FAULT) $(UNIT_TESTS) $(FUZZERS) \
+	rm -f $(CCREPLAY) $(TC_PLUGIN) $(FABCTL) $(MRTPERF) $(MRT_FAULT) $(FI_PROV) $(UNIT_TESTS) $(FUZZERS) \
 		$(VM_TOOLS) bench/microbench $(SIM) $(SIM_CXXOBJS) $(SIM_COBJS)

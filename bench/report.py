@@ -201,6 +201,27 @@ def mrt_markdown(raw, base):
     return ln
 
 
+def fi_markdown(raw):
+    fi = raw["libfabric"]
+    s = fi["summary"]
+    ln = ["\n## libfabric: fi_pingpong over mrt and over sockets\n",
+          "Debian's `fi_pingpong -e rdm` on the ordinary path, over the mrt provider "
+          "(`tools/libfabric`, net.mrt data_rate_mbps=0 config_base_rtt_ns=0 "
+          "rto_min_us=20000) and over libfabric's own `sockets` provider (TCP), in the same "
+          f"VM run.  Latency: the median over the runs of fi_pingpong's mean time per "
+          f"transfer (one way) of {fi['lat_iters']} round trips of 4 KiB; bandwidth: the "
+          f"median MB/s of runs of {fi['bw_iters']} round trips of 1 MiB.\n",
+          "| provider | 4 KiB (us per transfer) | 1 MiB (MB/s) |", "|---|---|---|"]
+    for prov, x in s.items():
+        ln.append(f"| {prov} | {x['lat_4k_us']:.1f} | {x['bw_1m_mb_s']:.0f} |")
+    if "mrt" in s and "sockets" in s:
+        m, k = s["mrt"], s["sockets"]
+        ln.append(f"\nmrt against sockets: latency {m['lat_4k_us'] / k['lat_4k_us']:.2f}x "
+                  f"(below 1 is better), bandwidth {m['bw_1m_mb_s'] / k['bw_1m_mb_s']:.2f}x "
+                  "(above 1 is better).")
+    return ln
+
+
 def mp_markdown(raw, base):
     mp = raw["multipath"]
     cap = mp["rate_mbit"] * mp["paths"]
@@ -416,6 +437,8 @@ def markdown(raw, cases, summ, micro, versions, prefix):
                           f"| {fmt(s['min_rtt_us'])} | {fmt(s['retrans'])} |")
     if raw.get("mrt"):
         ln += mrt_markdown(raw, base)
+    if raw.get("libfabric"):
+        ln += fi_markdown(raw)
     if raw.get("multipath"):
         ln += mp_markdown(raw, base)
     if micro:
@@ -509,8 +532,9 @@ def main():
     versions = versions or {}
     cases, summ = summarise(raw)
     doc = {"config": {k: v for k, v in raw.items()
-                      if k not in ("runs", "timeseries", "mrt", "multipath")},
+                      if k not in ("runs", "timeseries", "mrt", "multipath", "libfabric")},
            "mrt": raw.get("mrt"), "multipath": raw.get("multipath"),
+           "libfabric": raw.get("libfabric"),
            "versions": versions, "summary": summ, "microbench": micro, "runs": raw["runs"],
            "timeseries": raw.get("timeseries")}
     with open(a.out + ".json", "w") as f:

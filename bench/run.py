@@ -682,6 +682,66 @@ def run_mrt(topo, doc, load, reps, secs, port_opts, path_us, nmsgs):
     return mrt
 
 
+# libfabric (Documentation/benchmarks.rst, "libfabric"): Debian's
+# fi_pingpong over the mrt provider (tools/libfabric) against the same tool
+# over libfabric's own sockets provider (TCP), on the ordinary path, in the
+# same VM run.  fi_pingpong prints the mean time per transfer (one way) of
+# a run and its MB/s; the latency figure is the median over the runs of
+# 4 KiB means, the bandwidth that of 1 MiB runs.
+FI_PROVIDERS = ("mrt", "sockets")
+FI_LAT_ITERS = 200
+FI_BW_ITERS = 50
+
+
+def fi_pingpong(topo, prov, size, iters):
+    """One fi_pingpong run of iters round trips of size bytes, server on
+    P, client on O; its last line parsed."""
+    def env(dev):
+        return dict(os.environ, FI_PROVIDER_PATH=os.path.join(TOP, "tools", "libfabric"),
+                    FI_MRT_IFACE=dev, FI_SOCKETS_IFACE=dev)
+    args = ["fi_pingpong", "-p", prov, "-e", "rdm", "-S", str(size), "-I", str(iters)]
+    srv = subprocess.Popen(["ip", "netns", "exec", topo.p] + args, env=env("p0"),
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.time() + 20
+        while not sh("ss", "-Hltn", "sport = :47592", ns=topo.p).strip():
+            if time.time() > deadline or srv.poll() is not None:
+                raise RuntimeError(f"fi_pingpong -p {prov} server did not start")
+            time.sleep(0.05)
+        out = sh(*args, "198.18.201.2", ns=topo.o, env=env("o0"))
+        srv.wait(timeout=60)
+    finally:
+        if srv.poll() is None:
+            srv.kill()
+            srv.wait()
+    last = [ln.split() for ln in out.splitlines() if ln.strip()][-1]
+    # bytes #sent #ack total time MB/sec usec/xfer Mxfers/sec
+    return {"mb_per_s": float(last[5]), "usec_per_xfer": float(last[6])}
+
+
+def run_libfabric(topo, doc, load, reps):
+    """fi_pingpong's 4 KiB latency and 1 MiB bandwidth, mrt against sockets."""
+    mrt_set([topo.o, topo.p], MRT_AUTO)
+    runs = []
+    for prov in FI_PROVIDERS:
+        for rep in range(max(reps, 3)):
+            r = measure(doc, load, f"fi_pingpong {prov} 4 KiB", fi_pingpong, topo, prov,
+                        4096, FI_LAT_ITERS)
+            runs.append({"case": "fi_lat", "prov": prov, "rep": rep, **r})
+            log(f"libfabric: {prov} 4 KiB: {r['usec_per_xfer']:.1f} us per transfer")
+            r = measure(doc, load, f"fi_pingpong {prov} 1 MiB", fi_pingpong, topo, prov,
+                        1 << 20, FI_BW_ITERS)
+            runs.append({"case": "fi_bw", "prov": prov, "rep": rep, **r})
+            log(f"libfabric: {prov} 1 MiB: {r['mb_per_s']:.0f} MB/s")
+    summ = {}
+    for prov in FI_PROVIDERS:
+        lat = [x["usec_per_xfer"] for x in runs if x["prov"] == prov and x["case"] == "fi_lat"]
+        bw = [x["mb_per_s"] for x in runs if x["prov"] == prov and x["case"] == "fi_bw"]
+        summ[prov] = {"lat_4k_us": statistics.median(lat), "bw_1m_mb_s": statistics.median(bw)}
+    return {"runs": runs, "summary": summ, "lat_iters": FI_LAT_ITERS, "bw_iters": FI_BW_ITERS,
+            "attrs": dict(MRT_AUTO)}
+
+
 # Multipath (Documentation/benchmarks.rst, "mrt multipath"): the tests'
 # topology (selftests/vm/lib.sh multipath_topo: S - R - W1..W4 - D, R's
 # route hashed on L4), each path a sch_fabric port of MP_RATE Mbit/s
@@ -1112,7 +1172,7 @@ def main():
     ap.add_argument("--rate-mbit", type=int, help="the port's rate (default: calibrated)")
     ap.add_argument("--vm-delay-max-pkts", type=float, default=VM_DELAY_MAX_PKTS)
     ap.add_argument("--host-load", default="", help="scripts/bench's host load file")
-    ap.add_argument("--cases", default="long,incast,join,ordinary,mrt,multipath",
+    ap.add_argument("--cases", default="long,incast,join,ordinary,mrt,libfabric,multipath",
                     help="comma-separated cases to run (default: all)")
     a = ap.parse_args()
     reps = 1 if a.quick else 3
@@ -1203,6 +1263,8 @@ def main():
         if "mrt" in cases:
             doc["mrt"] = run_mrt(topo, doc, load, reps, 2.0 if a.quick else 3.0, port_opts,
                                  chosen["path_rtt_us"], incast_bytes >> 20)
+        if "libfabric" in cases:
+            doc["libfabric"] = run_libfabric(topo, doc, load, reps)
         if "multipath" in cases:
             doc["multipath"] = run_multipath(doc, load, reps, 2.0 if a.quick else 3.0)
         with open(NSCC_FLAVOUR, "w") as f:
