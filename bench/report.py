@@ -203,22 +203,26 @@ def mrt_markdown(raw, base):
 
 def fi_markdown(raw):
     fi = raw["libfabric"]
-    s = fi["summary"]
     ln = ["\n## libfabric: fi_pingpong over mrt and over sockets\n",
           "Debian's `fi_pingpong -e rdm` on the ordinary path, over the mrt provider "
           "(`tools/libfabric`, net.mrt data_rate_mbps=0 config_base_rtt_ns=0 "
-          "rto_min_us=20000) and over libfabric's own `sockets` provider (TCP), in the same "
-          f"VM run.  Latency: the median over the runs of fi_pingpong's mean time per "
-          f"transfer (one way) of {fi['lat_iters']} round trips of 4 KiB; bandwidth: the "
-          f"median MB/s of runs of {fi['bw_iters']} round trips of 1 MiB.\n",
-          "| provider | 4 KiB (us per transfer) | 1 MiB (MB/s) |", "|---|---|---|"]
-    for prov, x in s.items():
-        ln.append(f"| {prov} | {x['lat_4k_us']:.1f} | {x['bw_1m_mb_s']:.0f} |")
-    if "mrt" in s and "sockets" in s:
-        m, k = s["mrt"], s["sockets"]
-        ln.append(f"\nmrt against sockets: latency {m['lat_4k_us'] / k['lat_4k_us']:.2f}x "
-                  f"(below 1 is better), bandwidth {m['bw_1m_mb_s'] / k['bw_1m_mb_s']:.2f}x "
-                  "(above 1 is better).")
+          "rto_min_us=20000, mss 1400 or 8900), over libfabric's own `sockets` provider "
+          "(TCP) and, for context, its `tcp` provider (`tcp;ofi_rxm`), in the same VM run, "
+          "at MTU 1500 and 9000.  Latency: the median over the "
+          "runs of fi_pingpong's mean time per transfer (one way) of "
+          f"{fi['lat_iters']} round trips of 4 KiB; bandwidth: the median MB/s of runs of "
+          f"{fi['bw_iters']} round trips of 1 MiB.\n",
+          "| MTU | provider | 4 KiB (us per transfer) | 1 MiB (MB/s) |", "|---|---|---|---|"]
+    by = {(x["prov"], x["mtu"]): x for x in fi["summary"]}
+    for x in fi["summary"]:
+        ln.append(f"| {x['mtu']} | {x['prov']} | {x['lat_4k_us']:.1f} | "
+                  f"{x['bw_1m_mb_s']:.0f} |")
+    for mtu in sorted({x["mtu"] for x in fi["summary"]}):
+        m, k = by.get(("mrt", mtu)), by.get(("sockets", mtu))
+        if m and k:
+            ln.append(f"\nMTU {mtu}, mrt against sockets: latency "
+                      f"{m['lat_4k_us'] / k['lat_4k_us']:.3f}x (below 1 is better), "
+                      f"bandwidth {m['bw_1m_mb_s'] / k['bw_1m_mb_s']:.2f}x (above 1 is better).")
     return ln
 
 

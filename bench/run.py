@@ -684,11 +684,12 @@ def run_mrt(topo, doc, load, reps, secs, port_opts, path_us, nmsgs):
 
 # libfabric (Documentation/benchmarks.rst, "libfabric"): Debian's
 # fi_pingpong over the mrt provider (tools/libfabric) against the same tool
-# over libfabric's own sockets provider (TCP), on the ordinary path, in the
-# same VM run.  fi_pingpong prints the mean time per transfer (one way) of
+# over libfabric's own sockets provider (TCP), and for context its tcp
+# provider (tcp;ofi_rxm for RDM), on the ordinary path, in the same VM run
+# and at MTU 1500 and 9000.  fi_pingpong prints the mean time per transfer (one way) of
 # a run and its MB/s; the latency figure is the median over the runs of
 # 4 KiB means, the bandwidth that of 1 MiB runs.
-FI_PROVIDERS = ("mrt", "sockets")
+FI_PROVIDERS = ("mrt", "sockets", "tcp")
 FI_LAT_ITERS = 200
 FI_BW_ITERS = 50
 
@@ -720,24 +721,38 @@ def fi_pingpong(topo, prov, size, iters):
 
 
 def run_libfabric(topo, doc, load, reps):
-    """fi_pingpong's 4 KiB latency and 1 MiB bandwidth, mrt against sockets."""
-    mrt_set([topo.o, topo.p], MRT_AUTO)
+    """fi_pingpong's 4 KiB latency and 1 MiB bandwidth, mrt against
+    sockets, at MTU 1500 and 9000 (mrt's mss 1400 and 8900)."""
     runs = []
-    for prov in FI_PROVIDERS:
-        for rep in range(max(reps, 3)):
-            r = measure(doc, load, f"fi_pingpong {prov} 4 KiB", fi_pingpong, topo, prov,
-                        4096, FI_LAT_ITERS)
-            runs.append({"case": "fi_lat", "prov": prov, "rep": rep, **r})
-            log(f"libfabric: {prov} 4 KiB: {r['usec_per_xfer']:.1f} us per transfer")
-            r = measure(doc, load, f"fi_pingpong {prov} 1 MiB", fi_pingpong, topo, prov,
-                        1 << 20, FI_BW_ITERS)
-            runs.append({"case": "fi_bw", "prov": prov, "rep": rep, **r})
-            log(f"libfabric: {prov} 1 MiB: {r['mb_per_s']:.0f} MB/s")
-    summ = {}
-    for prov in FI_PROVIDERS:
-        lat = [x["usec_per_xfer"] for x in runs if x["prov"] == prov and x["case"] == "fi_lat"]
-        bw = [x["mb_per_s"] for x in runs if x["prov"] == prov and x["case"] == "fi_bw"]
-        summ[prov] = {"lat_4k_us": statistics.median(lat), "bw_1m_mb_s": statistics.median(bw)}
+    try:
+        for mtu in (MTU, 9000):
+            for ns, dev in ((topo.o, "o0"), (topo.p, "p0")):
+                sh("ip", "-n", ns, "link", "set", dev, "mtu", str(mtu))
+            mrt_set([topo.o, topo.p], dict(MRT_AUTO, mss=8900 if mtu >= 9000 else 1400))
+            for prov in FI_PROVIDERS:
+                for rep in range(max(reps, 3)):
+                    r = measure(doc, load, f"fi_pingpong {prov} 4 KiB mtu {mtu}", fi_pingpong,
+                                topo, prov, 4096, FI_LAT_ITERS)
+                    runs.append({"case": "fi_lat", "prov": prov, "mtu": mtu, "rep": rep, **r})
+                    log(f"libfabric: {prov} 4 KiB mtu {mtu}: {r['usec_per_xfer']:.1f} us "
+                        "per transfer")
+                    r = measure(doc, load, f"fi_pingpong {prov} 1 MiB mtu {mtu}", fi_pingpong,
+                                topo, prov, 1 << 20, FI_BW_ITERS)
+                    runs.append({"case": "fi_bw", "prov": prov, "mtu": mtu, "rep": rep, **r})
+                    log(f"libfabric: {prov} 1 MiB mtu {mtu}: {r['mb_per_s']:.0f} MB/s")
+    finally:
+        for ns, dev in ((topo.o, "o0"), (topo.p, "p0")):
+            sh("ip", "-n", ns, "link", "set", dev, "mtu", str(MTU))
+        mrt_set([topo.o, topo.p], {"mss": 1400})
+    summ = []
+    for mtu in (MTU, 9000):
+        for prov in FI_PROVIDERS:
+            sel = [x for x in runs if x["prov"] == prov and x["mtu"] == mtu]
+            summ.append({"prov": prov, "mtu": mtu,
+                         "lat_4k_us": statistics.median(x["usec_per_xfer"] for x in sel
+                                                        if x["case"] == "fi_lat"),
+                         "bw_1m_mb_s": statistics.median(x["mb_per_s"] for x in sel
+                                                         if x["case"] == "fi_bw")})
     return {"runs": runs, "summary": summ, "lat_iters": FI_LAT_ITERS, "bw_iters": FI_BW_ITERS,
             "attrs": dict(MRT_AUTO)}
 
