@@ -226,10 +226,16 @@ static ssize_t mfi_cq_readerr(struct fid_cq *fcq, struct fi_cq_err_entry *buf,
 		buf->olen = e->ee.olen;
 		buf->err = e->ee.err;
 		buf->prov_errno = e->ee.prov_errno;
-		/* no provider error data; 1.5 added err_data_size */
-		buf->err_data = NULL;
-		if (FI_VERSION_GE(api, FI_VERSION(1, 5)))
+		/* no provider error data; 1.5 added err_data_size, and a
+		 * buffer of the application's there stays its own
+		 */
+		if (FI_VERSION_GE(api, FI_VERSION(1, 5))) {
+			if (!buf->err_data_size)
+				buf->err_data = NULL;
 			buf->err_data_size = 0;
+		} else {
+			buf->err_data = NULL;
+		}
 		mfi_cq_pop(cq);
 		ret = 1;
 	}
@@ -366,7 +372,6 @@ static struct fi_ops_cq mfi_cq_ops = {
 /* called with the domain's lock held */
 int mfi_cq_add_ep(struct mfi_cq *cq, struct mfi_ep *ep)
 {
-	struct epoll_event ev = { .events = EPOLLIN | EPOLLERR, .data.ptr = ep };
 	struct mfi_ep **eps;
 	size_t i;
 
@@ -377,11 +382,27 @@ int mfi_cq_add_ep(struct mfi_cq *cq, struct mfi_ep *ep)
 	if (!eps)
 		return -FI_ENOMEM;
 	cq->eps = eps;
-	if (cq->epfd >= 0 && epoll_ctl(cq->epfd, EPOLL_CTL_ADD, ep->fd, &ev))
-		return -errno;
 	cq->eps[cq->neps++] = ep;
 	cq->ref++;
 	return 0;
+}
+
+/*
+ * At fi_enable(): the socket joins the CQ's wait set, for what its
+ * progress will take: a whole message queued (EPOLLIN) if the endpoint
+ * receives into this CQ, a report (EPOLLERR, which epoll always gives).
+ * Not before: a socket whose data nothing drains would keep the fd
+ * readable and a waiter spinning.
+ */
+int mfi_cq_watch(struct mfi_cq *cq, struct mfi_ep *ep)
+{
+	struct epoll_event ev = {
+		.events = (ep->rxcq == cq ? EPOLLIN : 0) | EPOLLERR, .data.ptr = ep,
+	};
+
+	if (cq->epfd < 0 || !epoll_ctl(cq->epfd, EPOLL_CTL_ADD, ep->fd, &ev))
+		return 0;
+	return -errno;
 }
 
 void mfi_cq_del_ep(struct mfi_cq *cq, struct mfi_ep *ep)
@@ -391,7 +412,7 @@ void mfi_cq_del_ep(struct mfi_cq *cq, struct mfi_ep *ep)
 	for (i = 0; i < cq->neps; i++) {
 		if (cq->eps[i] != ep)
 			continue;
-		if (cq->epfd >= 0)
+		if (cq->epfd >= 0 && ep->enabled)
 			epoll_ctl(cq->epfd, EPOLL_CTL_DEL, ep->fd, NULL);
 		cq->eps[i] = cq->eps[--cq->neps];
 		cq->ref--;
@@ -483,8 +504,12 @@ static ssize_t mfi_eq_read_common(struct mfi_eq *eq, uint32_t *event, void *buf,
 			*event = e->event;
 		memcpy(buf, e->buf, e->len);
 		ret = (ssize_t)e->len;
-		if (!(flags & FI_PEEK))
+		if (!(flags & FI_PEEK)) {
 			mfi_ring_pop(&eq->q);
+			/* the fd is readable while entries wait, no longer */
+			if (!eq->q.n)
+				mfi_drain_eventfd(eq->evfd);
+		}
 	}
 	pthread_mutex_unlock(&eq->fab->lock);
 	return ret;
@@ -522,11 +547,11 @@ static ssize_t mfi_eq_write(struct fid_eq *feq, uint32_t event, const void *buf,
 		memcpy(e.buf, buf, len);
 	pthread_mutex_lock(&eq->fab->lock);
 	ret = mfi_ring_push(&eq->q, &e);
+	if (!ret && eq->q.n == 1 && eq->evfd >= 0 && write(eq->evfd, &one, sizeof(one)) < 0)
+		ret = -errno;
 	pthread_mutex_unlock(&eq->fab->lock);
 	if (ret)
 		return ret;
-	if (eq->evfd >= 0 && write(eq->evfd, &one, sizeof(one)) < 0)
-		return -errno;
 	return (ssize_t)len;
 }
 
@@ -552,7 +577,6 @@ static ssize_t mfi_eq_sread(struct fid_eq *feq, uint32_t *event, void *buf, size
 			return -FI_EAGAIN;
 		if (poll(&p, 1, ms) < 0 && errno != EINTR)
 			return -errno;
-		mfi_drain_eventfd(eq->evfd);
 	}
 }
 

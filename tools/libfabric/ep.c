@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <unistd.h>
 #include <linux/errqueue.h>
 #include <linux/mrt.h>
@@ -375,6 +376,11 @@ static ssize_t mfi_send(struct mfi_ep *ep, const struct iovec *uiov, size_t coun
 	if (sendmsg(ep->fd, &mh, MSG_DONTWAIT | MSG_NOSIGNAL) < 0) {
 		int err = errno;
 
+		/* a full send buffer, or no PDC free in the namespace
+		 * (max_pdcs: idle ones go on their own): try again later
+		 */
+		if (err == ENOBUFS || err == ENOMEM)
+			err = EAGAIN;
 		if (err == EAGAIN)
 			mfi_progress_tx(ep);
 		ret = -mfi_errno_to_fi(err);
@@ -495,6 +501,27 @@ static ssize_t mfi_tag_injectdata(struct fid_ep *ep, const void *buf, size_t len
 
 /* ---- receiving ---- */
 
+static void mfi_unclaim(struct mfi_ep *ep, struct mfi_unexp *u)
+{
+	struct mfi_unexp **pp;
+
+	for (pp = &ep->claimed; *pp; pp = &(*pp)->cnext)
+		if (*pp == u) {
+			*pp = u->cnext;
+			return;
+		}
+}
+
+static bool mfi_is_claimed(struct mfi_ep *ep, struct mfi_unexp *u)
+{
+	struct mfi_unexp *c;
+
+	for (c = ep->claimed; c; c = c->cnext)
+		if (c == u)
+			return true;
+	return false;
+}
+
 /* tagged receives with FI_PEEK, FI_CLAIM, FI_DISCARD (fi_tagged(3)) */
 static ssize_t mfi_peek(struct mfi_ep *ep, struct mfi_rx *rx, uint64_t flags)
 {
@@ -504,10 +531,11 @@ static ssize_t mfi_peek(struct mfi_ep *ep, struct mfi_rx *rx, uint64_t flags)
 
 	if (!(flags & FI_PEEK)) {
 		/* FI_CLAIM: the message an earlier FI_PEEK | FI_CLAIM set aside */
-		if (!fctx || !fctx->internal[0])
+		if (!fctx || !fctx->internal[0] || !mfi_is_claimed(ep, fctx->internal[0]))
 			return -FI_EINVAL;
 		u = fctx->internal[0];
 		fctx->internal[0] = NULL;
+		mfi_unclaim(ep, u);
 		if (flags & FI_DISCARD) {
 			mfi_cq_write(ep->rxcq, rx->ctx, cflags, 0, NULL, 0, be64toh(u->hdr.tag),
 				     mfi_av_find(ep->av, &u->from));
@@ -540,6 +568,8 @@ static ssize_t mfi_peek(struct mfi_ep *ep, struct mfi_rx *rx, uint64_t flags)
 			ep->uxq_tag.tail = pp;
 		if (flags & FI_CLAIM) {
 			fctx->internal[0] = u;
+			u->cnext = ep->claimed;
+			ep->claimed = u;
 		} else {
 			free(u->buf);
 			free(u);
@@ -561,6 +591,8 @@ static ssize_t mfi_recv(struct mfi_ep *ep, const struct iovec *iov, size_t count
 		return -FI_EINVAL;
 	if (flags & ~(MFI_OPS_RX | (tagged ? MFI_OPS_PEEK : 0)))
 		return -FI_EBADFLAGS;	/* no FI_MULTI_RECV */
+	if ((flags & FI_DISCARD) && !(flags & (FI_PEEK | FI_CLAIM)))
+		return -FI_EBADFLAGS;
 	rx = calloc(1, sizeof(*rx));
 	if (!rx)
 		return -FI_ENOMEM;
@@ -575,6 +607,11 @@ static ssize_t mfi_recv(struct mfi_ep *ep, const struct iovec *iov, size_t count
 	mfi_lock(ep->dom);
 	if (!ep->enabled || !ep->rxcq) {
 		ret = -FI_EOPBADSTATE;
+		goto out;
+	}
+	/* a claim names its message by the context alone */
+	if ((flags & FI_CLAIM) && !(flags & FI_PEEK)) {
+		ret = mfi_peek(ep, rx, flags);
 		goto out;
 	}
 	if ((ep->info->caps & FI_DIRECTED_RECV) && src != FI_ADDR_UNSPEC) {
@@ -602,10 +639,6 @@ static ssize_t mfi_recv(struct mfi_ep *ep, const struct iovec *iov, size_t count
 		mfi_rx_complete(ep, rx, &u->hdr, u->len, mfi_av_find(ep->av, &u->from));
 		free(u->buf);
 		free(u);
-		goto out;
-	}
-	if (ep->rx_posted >= ep->info->rx_attr->size) {
-		ret = -FI_EAGAIN;
 		goto out;
 	}
 	*(tagged ? ep->rxq_tag.tail : ep->rxq_msg.tail) = rx;
@@ -721,7 +754,8 @@ static ssize_t mfi_rx_size_left(struct fid_ep *fep)
 	ssize_t n;
 
 	mfi_lock(ep->dom);
-	n = (ssize_t)(ep->info->rx_attr->size - ep->rx_posted);
+	n = ep->rx_posted < ep->info->rx_attr->size ?
+	    (ssize_t)(ep->info->rx_attr->size - ep->rx_posted) : 0;
 	mfi_unlock(ep->dom);
 	return n;
 }
@@ -864,10 +898,26 @@ static int mfi_ep_control(struct fid *fid, int command, void *arg)
 	mfi_lock(ep->dom);
 	switch (command) {
 	case FI_ENABLE:
-		if (!ep->av || (!ep->txcq && !ep->rxcq))
+		if (ep->enabled)
+			break;
+		if (!ep->av) {
+			ret = -FI_ENOAV;
+			break;
+		}
+		if (!ep->txcq && !ep->rxcq) {
 			ret = -FI_ENOCQ;
-		else
-			ep->enabled = true;
+			break;
+		}
+		ret = ep->txcq ? mfi_cq_watch(ep->txcq, ep) : 0;
+		if (!ret && ep->rxcq && ep->rxcq != ep->txcq)
+			ret = mfi_cq_watch(ep->rxcq, ep);
+		if (ret) {
+			/* undo: the endpoint stays disabled */
+			if (ep->txcq && ep->txcq->epfd >= 0)
+				epoll_ctl(ep->txcq->epfd, EPOLL_CTL_DEL, ep->fd, NULL);
+			break;
+		}
+		ep->enabled = true;
 		break;
 	case FI_GETOPSFLAG:
 		if (*flags & FI_TRANSMIT)
@@ -878,9 +928,9 @@ static int mfi_ep_control(struct fid *fid, int command, void *arg)
 			ret = -FI_EINVAL;
 		break;
 	case FI_SETOPSFLAG:
-		if (*flags & FI_TRANSMIT)
+		if ((*flags & FI_TRANSMIT) && !(*flags & ~(FI_TRANSMIT | MFI_OPS_TX)))
 			ep->tx_op_flags = *flags & ~FI_TRANSMIT;
-		else if (*flags & FI_RECV)
+		else if ((*flags & FI_RECV) && !(*flags & ~(FI_RECV | MFI_OPS_RX)))
 			ep->rx_op_flags = *flags & ~FI_RECV;
 		else
 			ret = -FI_EINVAL;
@@ -898,6 +948,13 @@ static void mfi_free_queues(struct mfi_ep *ep)
 	struct mfi_uxq *us[2] = { &ep->uxq_msg, &ep->uxq_tag };
 	int i;
 
+	while (ep->claimed) {
+		struct mfi_unexp *u = ep->claimed;
+
+		ep->claimed = u->cnext;
+		free(u->buf);
+		free(u);
+	}
 	for (i = 0; i < 2; i++) {
 		while (qs[i]->head) {
 			struct mfi_rx *rx = qs[i]->head;
@@ -1080,6 +1137,10 @@ int mfi_ep_open(struct fid_domain *domain, struct fi_info *info, struct fid_ep *
 	mfi_uxq_init(&ep->uxq_tag);
 	ep->tx_op_flags = ep->info->tx_attr->op_flags;
 	ep->rx_op_flags = ep->info->rx_attr->op_flags;
+	if ((ep->tx_op_flags & ~MFI_OPS_TX) || (ep->rx_op_flags & ~MFI_OPS_RX)) {
+		ret = -FI_EINVAL;	/* FI_DELIVERY_COMPLETE, FI_MULTI_RECV */
+		goto err;
+	}
 	ep->dom = d;
 	ep->ep.fid.fclass = FI_CLASS_EP;
 	ep->ep.fid.context = context;

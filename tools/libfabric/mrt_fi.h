@@ -66,7 +66,12 @@ struct mfi_wire {
  * no send completion) is ever dropped.
  */
 #define MFI_TX_SIZE		1024
-#define MFI_RX_SIZE		1024
+/*
+ * Posted receives: a list, bounded by memory only, since an MPI that posts
+ * more than any bound before it sends would wait for ever on -FI_EAGAIN;
+ * rx_attr->size is what fi_rx_size_left counts down from.
+ */
+#define MFI_RX_SIZE		65536
 #define MFI_CQ_SIZE		1024
 #define MFI_TAG_FORMAT		0xaaaaaaaaaaaaaaaaULL	/* all 64 bits */
 #define MFI_DEF_INJECT		8192
@@ -193,6 +198,7 @@ struct mfi_rx {
 /* A message that arrived before a receive matched it. */
 struct mfi_unexp {
 	struct mfi_unexp	*next;
+	struct mfi_unexp	*cnext;	/* on the endpoint's claimed list */
 	struct mfi_wire		hdr;
 	union mfi_addr		from;	/* looked up in the AV when matched */
 	size_t			len;	/* payload */
@@ -230,6 +236,7 @@ struct mfi_ep {
 	bool			tx_selective, rx_selective;
 	struct mfi_rxq		rxq_msg, rxq_tag;
 	struct mfi_uxq		uxq_msg, uxq_tag;
+	struct mfi_unexp	*claimed;	/* set aside by FI_CLAIM */
 	size_t			rx_posted;
 	struct mfi_tx		*tx;
 	int32_t			tx_free;
@@ -267,6 +274,7 @@ socklen_t mfi_addr_len(int family);
 int mfi_cq_open(struct fid_domain *domain, struct fi_cq_attr *attr,
 		struct fid_cq **cq, void *context);
 int mfi_cq_add_ep(struct mfi_cq *cq, struct mfi_ep *ep);
+int mfi_cq_watch(struct mfi_cq *cq, struct mfi_ep *ep);
 void mfi_cq_del_ep(struct mfi_cq *cq, struct mfi_ep *ep);
 int mfi_cq_write(struct mfi_cq *cq, void *ctx, uint64_t flags, size_t len,
 		 void *buf, uint64_t data, uint64_t tag, fi_addr_t src);

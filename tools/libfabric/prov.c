@@ -4,8 +4,8 @@
  *
  * fi_getinfo lists one fi_info per local address of the namespace (the
  * interface's name is the domain's name, its address the source address),
- * IPv4 before IPv6 and loopback last, for the families the mrt module
- * takes.  Every limit is read from the transport: max_msg_size is the
+ * IPv4 before IPv6, loopback only when named or alone, for the families
+ * the mrt module takes.  Every limit is read from the transport: max_msg_size is the
  * smaller of net.mrt.max_msg_bytes and the send buffer the endpoint will
  * get, less the provider's header.
  */
@@ -364,6 +364,7 @@ static int mfi_getinfo(uint32_t version, const char *node, const char *service,
 	struct ifaddrs *ifa0 = NULL, *ifa;
 	const char *dom_name = NULL;
 	int fam = AF_UNSPEC, ret, pass, i;
+	bool explicit_lo;
 
 	if (hints && !mfi_hints_ok(hints))
 		return -FI_ENODATA;
@@ -419,7 +420,8 @@ static int mfi_getinfo(uint32_t version, const char *node, const char *service,
 		if (fam != AF_UNSPEC && fam != src.sa.sa_family)
 			return -FI_ENODATA;
 		fam = src.sa.sa_family;
-	} else if (have_dst && mfi_route_src(&dst, &src) == 0) {
+	} else if (have_dst && !dom_name && !mfi_params.iface &&
+		   mfi_route_src(&dst, &src) == 0) {
 		/* the address the route to the peer leaves from, which the
 		 * peer's answers can reach: not any interface's
 		 */
@@ -447,13 +449,22 @@ static int mfi_getinfo(uint32_t version, const char *node, const char *service,
 	if (getifaddrs(&ifa0))
 		return -FI_ENODATA;
 
-	/* IPv4 then IPv6, each with loopback last */
+	/*
+	 * IPv4 then IPv6; loopback only when asked for (by name or address)
+	 * or when the namespace has nothing else: an endpoint on 127.0.0.1
+	 * reaches no other host, and applications that pick among the entries
+	 * (Open MPI's ofi MTL spreads ranks over them) would pick it.
+	 */
+	explicit_lo = dom_name || mfi_params.iface || (have_src && !mfi_addr_any(&src));
 	for (i = 0; i < 2; i++) {
 		int f = i ? AF_INET6 : AF_INET;
+		struct fi_info **fam_start = tail;
 
 		if (!fam_ok[i])
 			continue;
 		for (pass = 0; pass < 2; pass++) {
+			if (pass && !explicit_lo && *fam_start)
+				break;
 			for (ifa = ifa0; ifa; ifa = ifa->ifa_next) {
 				union mfi_addr a;
 				struct fi_info *fi;

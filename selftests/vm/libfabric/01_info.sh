@@ -15,9 +15,11 @@ require_cmd fi_info
 fi_pair || exit 1
 FI_MRT_IFACE=nosuch ip netns exec "$A" fi_info -p mrt >/dev/null 2>&1
 check $(($? == 0)) "FI_MRT_IFACE naming no interface: fi_info -p mrt lists nothing"
-ip netns exec "$A" fi_info -p mrt -d a0 | grep -q 'domain: a0' &&
-	! ip netns exec "$A" fi_info -p mrt -d a0 | grep -q 'domain: lo'
-check $? "fi_info -d a0: that interface's entries only"
+! ip netns exec "$A" fi_info -p mrt | grep -q 'domain: lo'
+check $? "no loopback entry beside a0's (an endpoint there reaches no other host)"
+ip netns exec "$A" fi_info -p mrt -d lo | grep -q 'domain: lo' &&
+	! ip netns exec "$A" fi_info -p mrt -d lo | grep -q 'domain: a0'
+check $? "fi_info -d lo: loopback's entries, and only those"
 out=$(ip netns exec "$A" fi_info -p mrt -v)
 log "$(ip netns exec "$A" fi_info -p mrt | sed 's/^/# /')"
 grep -q 'prov_name: mrt' <<<"$out"

@@ -11,7 +11,7 @@ require_cmd fi_pingpong
 
 fi_pair || exit 1
 PP_DST=198.18.0.2
-for s in 1 64 4096 65536 1048576; do
+for s in 1 4096 65536 1048576; do
 	iters=50
 	((s >= 65536)) && iters=10
 	pingpong "v4-$s" -c -S "$s" -I $iters
@@ -23,20 +23,20 @@ check $? "IPv4, tagged: 50 round trips of 4096 bytes"
 
 PP_DST=2001:db8::2
 before=$(udp6_in "$B")
-for s in 1 65536 1048576; do
+for s in 1 1048576; do
 	FI_MRT_ADDR_FORMAT=inet6 pingpong "v6-$s" -6 -c -S "$s" -I 10
 	check $? "IPv6: 10 round trips of $s bytes"
 done
 after=$(udp6_in "$B")
 log "# B's UDP over IPv6: $((after - before)) datagrams in"
-check $((after - before < 30)) "the IPv6 runs went over IPv6: B took in their packets over UDP/IPv6"
+check $((after - before < 20)) "the IPv6 runs went over IPv6: B took in their packets over UDP/IPv6"
 
 # 5 % loss, reordering and duplication both ways: the kernel retransmits,
 # fi_pingpong sees every message once, intact
 PP_DST=198.18.0.2
 tc -n "$A" qdisc add dev a0 root netem loss 5% delay 1ms reorder 25% 50% duplicate 2%
 tc -n "$B" qdisc add dev b0 root netem loss 5% delay 1ms reorder 25% 50% duplicate 2%
-for s in 1 65536 1048576; do
+for s in 1 1048576; do
 	pingpong "lossy-$s" -c -S "$s" -I 10
 	check $? "netem loss/reorder/duplicate: 10 round trips of $s bytes, data checked"
 done

@@ -609,9 +609,13 @@ int main(int argc, char **argv)
 		r = wait_comp(&B, &e, NULL, &ee, 10000);
 		check(r == 0 && ee.err == FI_ECANCELED,
 		      "a claimed message is no longer there for an ordinary receive");
+		m.addr = 9999;	/* a claim names its message by the context alone */
 		r = (int)fi_trecvmsg(B.ep, &m, FI_CLAIM);
 		check(r == 0 && wait_comp(&B, &e, NULL, &ee, 10000) == 1 && e.len == 7 &&
 		      !strcmp(pb, "peeked"), "FI_CLAIM receives the claimed message");
+		m.addr = FI_ADDR_UNSPEC;
+		check(fi_trecvmsg(B.ep, &m, FI_DISCARD) == -FI_EBADFLAGS,
+		      "FI_DISCARD alone: -FI_EBADFLAGS");
 		m.tag = 0x98;
 		r = (int)fi_trecvmsg(B.ep, &m, FI_PEEK | FI_DISCARD);
 		check(r == 0 && wait_comp(&B, &e, NULL, &ee, 10000) == 1 && e.len == 8,
