@@ -11,7 +11,7 @@
 #                   scale, and their report (build/sim/report.md)
 #   make soak       the reliability suite's long runs in the VM: 10^6
 #                   fuzzed packets, 10^5 netlink messages, 100 load and
-#                   netns rounds, a long lossy transfer (about an hour)
+#                   netns rounds, a long lossy transfer (over an hour)
 #   make check-debug  every VM suite on a KASAN/UBSAN/lockdep/kmemleak
 #                   kernel built from linux-source-6.1 (cached; KCSAN=1: the
 #                   KCSAN kernel)

@@ -311,22 +311,26 @@ static const char *mfi_cq_strerror(struct fid_cq *cq, int prov_errno,
 	return s;
 }
 
-static int mfi_cq_control(struct fid *fid, int command, void *arg)
+/* FI_GETWAIT, FI_GETWAITOBJ of a CQ or an EQ whose wait object is @fd */
+static int mfi_wait_control(int fd, int command, void *arg)
 {
-	struct mfi_cq *cq = container_of(fid, struct mfi_cq, cq.fid);
-
 	switch (command) {
 	case FI_GETWAIT:
-		if (cq->epfd < 0)
+		if (fd < 0)
 			return -FI_ENODATA;
-		*(int *)arg = cq->epfd;
+		*(int *)arg = fd;
 		return 0;
 	case FI_GETWAITOBJ:
-		*(enum fi_wait_obj *)arg = cq->epfd < 0 ? FI_WAIT_NONE : FI_WAIT_FD;
+		*(enum fi_wait_obj *)arg = fd < 0 ? FI_WAIT_NONE : FI_WAIT_FD;
 		return 0;
 	default:
 		return -FI_ENOSYS;
 	}
+}
+
+static int mfi_cq_control(struct fid *fid, int command, void *arg)
+{
+	return mfi_wait_control(container_of(fid, struct mfi_cq, cq.fid)->epfd, command, arg);
 }
 
 static int mfi_cq_close(struct fid *fid)
@@ -588,20 +592,7 @@ static const char *mfi_eq_strerror(struct fid_eq *eq, int prov_errno, const void
 
 static int mfi_eq_control(struct fid *fid, int command, void *arg)
 {
-	struct mfi_eq *eq = container_of(fid, struct mfi_eq, eq.fid);
-
-	switch (command) {
-	case FI_GETWAIT:
-		if (eq->evfd < 0)
-			return -FI_ENODATA;
-		*(int *)arg = eq->evfd;
-		return 0;
-	case FI_GETWAITOBJ:
-		*(enum fi_wait_obj *)arg = eq->wait_obj;
-		return 0;
-	default:
-		return -FI_ENOSYS;
-	}
+	return mfi_wait_control(container_of(fid, struct mfi_eq, eq.fid)->evfd, command, arg);
 }
 
 static int mfi_eq_close(struct fid *fid)
@@ -651,9 +642,7 @@ int mfi_eq_open(struct fid_fabric *fabric, struct fi_eq_attr *attr,
 		return -FI_ENOMEM;
 	eq->q.item = sizeof(struct mfi_eq_entry);
 	eq->evfd = -1;
-	eq->wait_obj = FI_WAIT_NONE;
 	if (attr->wait_obj != FI_WAIT_NONE) {
-		eq->wait_obj = FI_WAIT_FD;
 		eq->evfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 		if (eq->evfd < 0) {
 			free(eq);

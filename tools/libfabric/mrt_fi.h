@@ -179,8 +179,7 @@ struct mfi_eq {
 	struct fid_eq		eq;
 	struct mfi_fabric	*fab;
 	struct mfi_ring		q;
-	int			evfd;
-	enum fi_wait_obj	wait_obj;
+	int			evfd;	/* FI_WAIT_FD, readable while q is not empty */
 };
 
 /* A posted receive. */
