@@ -339,9 +339,7 @@ static int mfi_cq_close(struct fid *fid)
 
 	if (cq->ref)
 		return -FI_EBUSY;
-	mfi_lock(cq->dom);
-	cq->dom->ref--;
-	mfi_unlock(cq->dom);
+	mfi_dom_ref(cq->dom, -1);
 	if (cq->epfd >= 0)
 		close(cq->epfd);
 	if (cq->sigfd >= 0)
@@ -480,9 +478,7 @@ int mfi_cq_open(struct fid_domain *domain, struct fi_cq_attr *attr,
 	cq->cq.fid.context = context;
 	cq->cq.fid.ops = &mfi_cq_fi_ops;
 	cq->cq.ops = &mfi_cq_ops;
-	mfi_lock(d);
-	d->ref++;
-	mfi_unlock(d);
+	mfi_dom_ref(d, 1);
 	*fcq = &cq->cq;
 	return 0;
 }
@@ -599,9 +595,7 @@ static int mfi_eq_close(struct fid *fid)
 {
 	struct mfi_eq *eq = container_of(fid, struct mfi_eq, eq.fid);
 
-	pthread_mutex_lock(&eq->fab->lock);
-	eq->fab->ref--;
-	pthread_mutex_unlock(&eq->fab->lock);
+	mfi_fab_ref(eq->fab, -1);
 	if (eq->evfd >= 0)
 		close(eq->evfd);
 	mfi_ring_free(&eq->q);
@@ -654,9 +648,7 @@ int mfi_eq_open(struct fid_fabric *fabric, struct fi_eq_attr *attr,
 	eq->eq.fid.context = context;
 	eq->eq.fid.ops = &mfi_eq_fi_ops;
 	eq->eq.ops = &mfi_eq_ops;
-	pthread_mutex_lock(&f->lock);
-	f->ref++;
-	pthread_mutex_unlock(&f->lock);
+	mfi_fab_ref(f, 1);
 	*feq = &eq->eq;
 	return 0;
 }

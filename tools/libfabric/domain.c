@@ -43,7 +43,8 @@ static uint64_t mfi_addr_hash(const union mfi_addr *a)
 	return h ^ (h >> 29);
 }
 
-static bool mfi_addr_eq(const union mfi_addr *a, const union mfi_addr *b)
+/* the same host and endpoint */
+bool mfi_addr_eq(const union mfi_addr *a, const union mfi_addr *b)
 {
 	if (a->sa.sa_family != b->sa.sa_family)
 		return false;
@@ -275,9 +276,7 @@ static int mfi_av_close(struct fid *fid)
 
 	if (av->ref)
 		return -FI_EBUSY;
-	mfi_lock(av->dom);
-	av->dom->ref--;
-	mfi_unlock(av->dom);
+	mfi_dom_ref(av->dom, -1);
 	free(av->addrs);
 	free(av->used);
 	free(av->next);
@@ -332,9 +331,7 @@ static int mfi_av_open(struct fid_domain *domain, struct fi_av_attr *attr,
 	av->av.fid.context = context;
 	av->av.fid.ops = &mfi_av_fi_ops;
 	av->av.ops = &mfi_av_ops;
-	mfi_lock(d);
-	d->ref++;
-	mfi_unlock(d);
+	mfi_dom_ref(d, 1);
 	*fav = &av->av;
 	return 0;
 }
@@ -422,9 +419,7 @@ static int mfi_dom_close(struct fid *fid)
 
 	if (d->ref)
 		return -FI_EBUSY;
-	pthread_mutex_lock(&d->fab->lock);
-	d->fab->ref--;
-	pthread_mutex_unlock(&d->fab->lock);
+	mfi_fab_ref(d->fab, -1);
 	fi_freeinfo(d->info);
 	pthread_mutex_destroy(&d->lock);
 	free(d);
@@ -519,9 +514,7 @@ int mfi_domain_open(struct fid_fabric *fabric, struct fi_info *info,
 	d->dom.fid.ops = &mfi_dom_fi_ops;
 	d->dom.ops = &mfi_dom_ops;
 	d->dom.mr = &mfi_mr_ops;
-	pthread_mutex_lock(&f->lock);
-	f->ref++;
-	pthread_mutex_unlock(&f->lock);
+	mfi_fab_ref(f, 1);
 	*dom = &d->dom;
 	return 0;
 }

@@ -70,22 +70,11 @@ static size_t mfi_copy_to_iov(const struct iovec *iov, size_t n, const uint8_t *
 	return done;
 }
 
-static bool mfi_same_addr(const union mfi_addr *a, const union mfi_addr *b)
-{
-	if (a->sa.sa_family != b->sa.sa_family)
-		return false;
-	if (a->sa.sa_family == AF_INET)
-		return a->in.sin_port == b->in.sin_port &&
-		       a->in.sin_addr.s_addr == b->in.sin_addr.s_addr;
-	return a->in6.sin6_port == b->in6.sin6_port &&
-	       !memcmp(&a->in6.sin6_addr, &b->in6.sin6_addr, sizeof(a->in6.sin6_addr));
-}
-
 /* a directed receive matches by address, whatever AV entry named it */
 static bool mfi_rx_match(const struct mfi_rx *rx, const union mfi_addr *from, uint64_t tag,
 			 bool tagged)
 {
-	if (rx->directed && !mfi_same_addr(&rx->from, from))
+	if (rx->directed && !mfi_addr_eq(&rx->from, from))
 		return false;
 	return !tagged || !((rx->tag ^ tag) & ~rx->ignore);
 }
@@ -298,7 +287,8 @@ void mfi_ep_progress(struct mfi_ep *ep)
 {
 	if (!ep->enabled)
 		return;
-	if (ep->txcq)
+	/* reports come only for sends in slots: none out, no system call */
+	if (ep->txcq && ep->tx_busy)
 		mfi_progress_tx(ep);
 	if (ep->rxcq)
 		mfi_progress_rx(ep);
@@ -1149,9 +1139,7 @@ int mfi_ep_open(struct fid_domain *domain, struct fi_info *info, struct fid_ep *
 	ep->ep.cm = &mfi_cm_ops;
 	ep->ep.msg = &mfi_msg_ops;
 	ep->ep.tagged = &mfi_tag_ops;
-	mfi_lock(d);
-	d->ref++;
-	mfi_unlock(d);
+	mfi_dom_ref(d, 1);
 	*fep = &ep->ep;
 	return 0;
 err:

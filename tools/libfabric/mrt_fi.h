@@ -254,6 +254,23 @@ static inline void mfi_unlock(struct mfi_domain *d)
 	pthread_mutex_unlock(&d->lock);
 }
 
+/* the objects opened on a domain (AVs, CQs, endpoints) and on a fabric
+ * (domains, EQs): a close of the parent is -FI_EBUSY while any is open
+ */
+static inline void mfi_dom_ref(struct mfi_domain *d, int delta)
+{
+	mfi_lock(d);
+	d->ref += delta;
+	mfi_unlock(d);
+}
+
+static inline void mfi_fab_ref(struct mfi_fabric *f, int delta)
+{
+	pthread_mutex_lock(&f->lock);
+	f->ref += delta;
+	pthread_mutex_unlock(&f->lock);
+}
+
 /* prov.c */
 int mfi_no_bind(struct fid *fid, struct fid *bfid, uint64_t flags);
 int mfi_no_control(struct fid *fid, int command, void *arg);
@@ -265,6 +282,7 @@ int mfi_errno_to_fi(int err);
 /* domain.c */
 int mfi_domain_open(struct fid_fabric *fabric, struct fi_info *info,
 		    struct fid_domain **dom, void *context);
+bool mfi_addr_eq(const union mfi_addr *a, const union mfi_addr *b);
 fi_addr_t mfi_av_find(struct mfi_av *av, const union mfi_addr *a);
 const union mfi_addr *mfi_av_get(struct mfi_av *av, fi_addr_t fa);
 socklen_t mfi_addr_len(int family);
