@@ -59,14 +59,22 @@ require_cmd() {
 	done
 }
 
-# busywait TIMEOUT_MS CMD...: poll CMD until it succeeds.
+# now_us: microseconds, without a process (each costs ~0.1 s under TCG).
+now_us() { echo $((${EPOCHREALTIME//[!0-9]/})); }
+
+# nap SECONDS: sleep without a process: a read that times out on a pipe
+# nobody writes (opened once, read-write, so that it never sees an EOF).
+exec {NAP_FD}<> <(:)
+nap() { read -rt "$1" -u "$NAP_FD" _ || true; }
+
+# busywait TIMEOUT_MS CMD...: poll CMD until it succeeds, every 0.1 s.
 busywait() {
-	local timeout_ms=$(($1 * ${WAIT_SCALE:-1})) start
+	local timeout_us=$(($1 * ${WAIT_SCALE:-1} * 1000)) start
 	shift
-	start=$(date +%s%3N)
+	start=${EPOCHREALTIME//[!0-9]/}
 	until "$@"; do
-		(($(date +%s%3N) - start > timeout_ms)) && return 1
-		sleep 0.05
+		((${EPOCHREALTIME//[!0-9]/} - start > timeout_us)) && return 1
+		nap 0.1
 	done
 }
 
@@ -94,7 +102,7 @@ defer() { CLEANUP+=("$*"); }
 setup_ns() {
 	local var name c
 	for var in "$@"; do
-		name="$var-$(mktemp -u XXXXXX)"
+		printf -v name '%s-%06x' "$var" $((SRANDOM & 0xffffff))
 		ip netns add "$name" || return 1
 		ip -n "$name" link set lo up
 		for c in all default; do
@@ -153,6 +161,16 @@ neigh_pin() {
 # lines, as nscc_stat, dcqcn_stat and swift_stat print them).
 proc_stat() {
 	ip netns exec "$1" awk -v k="$3" '$1 == k { print $2 }' "/proc/net/$2"
+}
+
+# proc_stats NS FILE NAME...: counters NAME... of /proc/net/FILE in NS, in
+# that order, one line each (empty for a name not there): one process.
+proc_stats() {
+	local ns=$1 f=$2
+	shift 2
+	ip netns exec "$ns" awk -v keys="$*" '{ v[$1] = $2 }
+		END { n = split(keys, k, " "); for (i = 1; i <= n; i++) print v[k[i]] }' \
+		"/proc/net/$f"
 }
 
 # stat_ge NS FILE NAME N: counter NAME of /proc/net/FILE is at least N (for
@@ -226,6 +244,15 @@ tcf() { TC_LIB_DIR="$TOP/tools/tc" tc "$@"; }
 fabric_stat() {
 	tcf -n "$1" -s -j qdisc show dev "$2" |
 		jq -r --arg k "$3" '.[] | select(.kind == "fabric") | .[$k]'
+}
+
+# fabric_stats NS DEV KEY...: several fields at once, one line each.
+fabric_stats() {
+	local ns=$1 dev=$2
+	shift 2
+	tcf -n "$ns" -s -j qdisc show dev "$dev" |
+		jq -r '.[] | select(.kind == "fabric") as $q | $ARGS.positional[] | $q[.]' \
+			--args "$@"
 }
 
 # port_flow INFO PORT [CLIENT_ARGS...]: in a star_topo, a tcpxfer.py flow
@@ -367,7 +394,7 @@ tdc() {
 		[[ $rc -eq $want ]]
 	fi
 	local ok=$?
-	if [[ $ok -eq 0 && -n $pat ]] && ! grep -qE -- "$pat" <<<"$out"; then
+	if [[ $ok -eq 0 && -n $pat && ! $out =~ $pat ]]; then
 		ok=1
 	fi
 	[[ $ok -ne 0 ]] && log "  rc=$rc output: $out"
@@ -382,12 +409,15 @@ switch_topo() {
 	setup_ns A R B || return 1
 	SUBNET=1 link_ns "$A" a0 1 "$R" r0 2
 	SUBNET=2 link_ns "$B" b0 1 "$R" r1 2
-	ip netns exec "$R" sysctl -qw net.ipv4.ip_forward=1
-	ip netns exec "$R" sysctl -qw net.ipv6.conf.all.forwarding=1
-	ip -n "$A" route add 198.18.2.0/24 via 198.18.1.2
-	ip -n "$B" route add 198.18.1.0/24 via 198.18.2.2
-	ip -n "$A" -6 route add 2001:db8:2::/64 via 2001:db8:1::2
-	ip -n "$B" -6 route add 2001:db8:1::/64 via 2001:db8:2::2
+	ip netns exec "$R" sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1
+	ip -n "$A" -batch - <<-EOF
+		route add 198.18.2.0/24 via 198.18.1.2
+		route add 2001:db8:2::/64 via 2001:db8:1::2
+	EOF
+	ip -n "$B" -batch - <<-EOF
+		route add 198.18.1.0/24 via 198.18.2.2
+		route add 2001:db8:1::/64 via 2001:db8:2::2
+	EOF
 	neigh_pin "$R" r1 "$B" b0 198.18.2.1 2001:db8:2::1
 	neigh_pin "$B" b0 "$R" r1 198.18.2.2 2001:db8:2::2
 	neigh_pin "$R" r0 "$A" a0 198.18.1.1 2001:db8:1::1
@@ -417,12 +447,16 @@ multipath_topo() {
 		setup_ns "W$i" || return 1
 	done
 	SUBNET=10 link_ns "$S" s0 1 "$R" rs 2
-	ip -n "$S" route add default via 198.18.10.2
-	ip -n "$S" -6 route add default via 2001:db8:10::2
+	ip -n "$S" -batch - <<-EOF
+		route add default via 198.18.10.2
+		route add default via 2001:db8:10::2
+	EOF
 	neigh_pin "$S" s0 "$R" rs 198.18.10.2 2001:db8:10::2
 	neigh_pin "$R" rs "$S" s0 198.18.10.1 2001:db8:10::1
-	ip -n "$D" addr add 198.18.30.1/32 dev lo
-	ip -n "$D" addr add 2001:db8:30::1/128 dev lo nodad
+	ip -n "$D" -batch - <<-EOF
+		addr add 198.18.30.1/32 dev lo
+		addr add 2001:db8:30::1/128 dev lo nodad
+	EOF
 	for ((i = 1; i <= n; i++)); do
 		w="W$i"
 		SUBNET=$((10 + i)) link_ns "$R" "r$i" 1 "${!w}" wr 2
@@ -451,10 +485,14 @@ multipath_topo() {
 	ip netns exec "$D" sysctl -qw net.ipv4.fib_multipath_hash_policy=1 \
 		net.ipv6.fib_multipath_hash_policy=1 net.ipv4.conf.all.rp_filter=0 \
 		net.ipv4.conf.default.rp_filter=0
-	ip -n "$R" route add 198.18.30.1/32 "${nh4[@]}" || return 1
-	ip -n "$R" -6 route add 2001:db8:30::1/128 "${nh6[@]}" || return 1
-	ip -n "$D" route add 198.18.10.0/24 "${dh4[@]}" || return 1
-	ip -n "$D" -6 route add 2001:db8:10::/64 "${dh6[@]}" || return 1
+	ip -n "$R" -batch - <<-EOF || return 1
+		route add 198.18.30.1/32 ${nh4[*]}
+		route add 2001:db8:30::1/128 ${nh6[*]}
+	EOF
+	ip -n "$D" -batch - <<-EOF || return 1
+		route add 198.18.10.0/24 ${dh4[*]}
+		route add 2001:db8:10::/64 ${dh6[*]}
+	EOF
 }
 
 # mp_port I ARGS...: a sch_fabric qdisc on path I's switch port toward D
@@ -475,16 +513,19 @@ star_topo() {
 	done
 	setup_ns R B || return 1
 	SUBNET=100 link_ns "$B" b0 1 "$R" rb 2
-	ip -n "$B" route add default via 198.18.100.2
-	ip -n "$B" -6 route add default via 2001:db8:100::2
+	ip -n "$B" -batch - <<-EOF
+		route add default via 198.18.100.2
+		route add default via 2001:db8:100::2
+	EOF
 	neigh_pin "$R" rb "$B" b0 198.18.100.1 2001:db8:100::1
 	neigh_pin "$B" b0 "$R" rb 198.18.100.2 2001:db8:100::2
 	for ((i = 1; i <= n; i++)); do
 		var="S$i"
 		SUBNET=$i link_ns "${!var}" s0 1 "$R" "r$i" 2
-		ip -n "${!var}" route add default via "198.18.$i.2"
-		ip -n "${!var}" -6 route add default via "2001:db8:$i::2"
+		ip -n "${!var}" -batch - <<-EOF
+			route add default via 198.18.$i.2
+			route add default via 2001:db8:$i::2
+		EOF
 	done
-	ip netns exec "$R" sysctl -qw net.ipv4.ip_forward=1
-	ip netns exec "$R" sysctl -qw net.ipv6.conf.all.forwarding=1
+	ip netns exec "$R" sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1
 }

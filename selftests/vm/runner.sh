@@ -75,7 +75,26 @@ for t in "${tests[@]}"; do
 	esac
 done
 n=$((n + 1))
-reports=$(dmesg | tail -n +"$((dmesg_start + 1))" | grep -E "$REPORT_RE")
+log=$(dmesg | tail -n +"$((dmesg_start + 1))")
+# A KCSAN kernel (check-debug --kcsan) reports data races anywhere in the
+# kernel; one counts when a frame of either access is in our modules.  The
+# rest are printed as a count: the base kernel's own races are not ours.
+kcsan=$(awk -v ours='\\[(mrt|sch_fabric|tcp_nscc|tcp_dcqcn|tcp_swift|fabric)\\]' '
+	/BUG: KCSAN:/ { inblk = 1; blk = $0; mine = 0; next }
+	inblk && /====================/ {
+		inblk = 0
+		if (mine) print blk; else foreign++
+		next
+	}
+	inblk { blk = blk "\n" $0; if ($0 ~ ours) mine = 1 }
+	END { if (foreign) print "kcsan-foreign " foreign }' <<<"$log")
+foreign=$(sed -n 's/^kcsan-foreign //p' <<<"$kcsan")
+kcsan=$(grep -v '^kcsan-foreign ' <<<"$kcsan")
+[[ -z $foreign ]] ||
+	echo "# kcsan: $foreign data-race reports outside our modules (not counted)"
+reports=$(grep -v 'KCSAN' <<<"$log" | grep -E "$REPORT_RE")
+[[ -z $kcsan ]] || reports=$(printf '%s\n%s' "$reports" "$kcsan")
+reports=$(sed '/^$/d' <<<"$reports")
 leaks= scanned=
 if [[ -w $KMEMLEAK ]]; then
 	scanned=" # kmemleak: none"

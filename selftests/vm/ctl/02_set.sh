@@ -86,11 +86,19 @@ out=$("$FABCTL" -n "$A" attr show nope 2>&1)
 check $? "a dump filtered by an unknown module: ENOENT: $out"
 
 # What fabctl cannot send: wrong types, missing attributes, strays.
-want() {	# want CASE ERRNO PATTERN
-	local got
-	got=$(ip netns exec "$A" $GENL err "$1")
-	[[ $got == "errno=$2 "* && $got == *$3* ]]
-	check $? "$1: errno $2, message matching '$3' ($got)"
+# want CASE ERRNO PATTERN queues a case; wanted sends the queue's requests
+# (one python process: each costs a second under TCG) and checks each answer.
+WANT=()
+want() { WANT+=("$1|$2|$3"); }
+wanted() {
+	local got name errno pat i
+	mapfile -t got < <(ip netns exec "$A" $GENL err "${WANT[@]%%|*}")
+	for i in "${!WANT[@]}"; do
+		IFS='|' read -r name errno pat <<<"${WANT[i]}"
+		[[ ${got[i]:-} == "errno=$errno "* && ${got[i]} == *$pat* ]]
+		check $? "$name: errno $errno, message matching '$pat' (${got[i]:-no answer})"
+	done
+	WANT=()
 }
 want set-no-module 22 "no module"
 want set-no-attr 22 "no attribute to set"
@@ -110,9 +118,11 @@ want get-no-name 22 "no attribute name"
 want get-unknown-module 2 "no such module"
 want unknown-cmd 95 ""
 want ntf-as-request 95 ""
+wanted
 [[ $(val "$A" nscc gamma) == 600 ]]
 check $? "none of them changed gamma (600)"
 want set-ok 0 ""
+wanted
 [[ $(val "$A" nscc gamma) == 700 ]]
 check $? "the control case (a well-formed raw set) applies (700)"
 

@@ -3,9 +3,11 @@
 """Raw requests to the "fabric" generic netlink family that fabctl never
 sends: malformed, incomplete or of the wrong type, and a fuzzer of them.
 
-  genl.py err CASE         one request; prints "errno=N msg=TEXT", where N
-                           is the kernel's answer (0: accepted) and TEXT its
-                           extended-ACK message
+  genl.py err CASE...      one request per case, in order; prints a line
+                           "errno=N msg=TEXT" for each, where N is the
+                           kernel's answer (0: accepted) and TEXT its
+                           extended-ACK message (one process for all: a
+                           python start costs a second under TCG)
   genl.py fuzz N SEED      N malformed requests (random commands, random
                            attributes, truncated and unterminated nests,
                            oversized strings, wrong types); every ATTR_SET
@@ -295,7 +297,8 @@ def fuzz(g, n, seed):
 def main():
     g = Genl()
     if len(sys.argv) >= 3 and sys.argv[1] == "err":
-        err_case(g, sys.argv[2])
+        for name in sys.argv[2:]:
+            err_case(g, name)
         return 0
     if len(sys.argv) == 4 and sys.argv[1] == "fuzz":
         return fuzz(g, int(sys.argv[2]), sys.argv[3])

@@ -32,15 +32,14 @@ for fam in 4 6; do
 			nack=total_nack_trimmed_lasthop_rx
 		fi
 		q0=$(fabric_stat "$R" r1 trimmed)
-		n0=$(mrt_stat "$A" $nack)
-		t0=$(mrt_stat "$A" rtx_trim)
-		r0=$(mrt_stat "$A" total_rto_events)
+		{ read -r n0; read -r t0; read -r r0; } < <(proc_stats "$A" mrt/snmp \
+			$nack rtx_trim total_rto_events)
 		pass "$kind$fam" "$dst" "$((fam * 10))"
 		check $? "IPv$fam $kind: 100 messages arrive once each, intact, confirmed"
 		q=$(( $(fabric_stat "$R" r1 trimmed) - q0 ))
-		n=$(( $(mrt_stat "$A" $nack) - n0 ))
-		t=$(( $(mrt_stat "$A" rtx_trim) - t0 ))
-		r=$(( $(mrt_stat "$A" total_rto_events) - r0 ))
+		{ read -r n; read -r t; read -r r; } < <(proc_stats "$A" mrt/snmp \
+			$nack rtx_trim total_rto_events)
+		n=$((n - n0)) t=$((t - t0)) r=$((r - r0))
 		log "# IPv$fam $kind: port trimmed $q, $nack $n, rtx_trim $t, RTOs $r"
 		(( q > 0 && n > 0 && t == n ))
 		check $? "IPv$fam $kind: the port trimmed, the receiver NACKed $nack, each was sent again"

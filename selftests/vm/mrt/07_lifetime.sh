@@ -32,8 +32,8 @@ mrt_setup || exit 1
 # A warm-up round, so that caches the rounds fill once are in the baseline.
 round() {
 	local a b
-	a=$(mktemp -u lifeA-XXXXXX)
-	b=$(mktemp -u lifeB-XXXXXX)
+	printf -v a "lifeA-%06x" $((SRANDOM & 0xffffff))
+	printf -v b "lifeB-%06x" $((SRANDOM & 0xffffff))
 	ip netns add "$a" && ip netns add "$b" || return 1
 	ip link add v0 netns "$a" type veth peer name v1 netns "$b"
 	ip -n "$a" addr add 198.18.9.1/24 dev v0

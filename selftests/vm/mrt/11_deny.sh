@@ -38,7 +38,6 @@ states() {
 # pkts FIRST LAST: the packets those EVs carried
 pkts() { fab -j mrt ev show $DST | jq --argjson a "$1" --argjson b "$2" \
 	'[.[] | select(.port >= $a and .port <= $b) | .pkts] | add'; }
-nlerr() { ip netns exec "$S" python3 "$MRTNL" err "$1"; }
 
 # 0. refusals, then the first rule
 out=$(ip netns exec "$S" setpriv --reuid=65534 --regid=65534 --clear-groups \
@@ -49,15 +48,18 @@ check $? "an unprivileged deny is refused (EPERM): $out"
 "$FABCTL" mrt ev deny $DST 9-8 >/dev/null 2>&1
 (($? == 2))
 check $? "fabctl refuses a range whose last port is below its first (usage error)"
-ok=0
-for c in "set-no-ev:22:no EV given" "set-no-addr:22:no destination address" \
-	"set-no-port:22:no EV given (MRT_NL_EV_A_PORT)" "set-no-state:22:no state given" \
-	"set-skip:22:only denied (deny) or good (allow)" "set-state-4:34:" \
-	"set-range:22:last port is below" "set-short-addr:34:" "set-counter:22:" \
-	"get-no-addr:22:a filter names a destination" "get-no-dest:2:no destination with that" \
-	"deny-get-attr:22:"; do
-	IFS=: read -r name want msg <<<"$c"
-	got=$(nlerr "$name")
+ok=0 cases=("set-no-ev:22:no EV given" "set-no-addr:22:no destination address"
+	"set-no-port:22:no EV given (MRT_NL_EV_A_PORT)" "set-no-state:22:no state given"
+	"set-skip:22:only denied (deny) or good (allow)" "set-state-4:34:"
+	"set-range:22:last port is below" "set-short-addr:34:" "set-counter:22:"
+	"get-no-addr:22:a filter names a destination" "get-no-dest:2:no destination with that"
+	"deny-get-attr:22:")
+# one process for every case, a line each in order
+mapfile -t answers < <(ip netns exec "$S" python3 "$MRTNL" err "${cases[@]%%:*}")
+((${#answers[@]} == ${#cases[@]})) || ok=1
+for i in "${!cases[@]}"; do
+	IFS=: read -r name want msg <<<"${cases[i]}"
+	got=${answers[i]:-}
 	log "# $name: $got"
 	[[ $got == "errno=$want "* && $got == *"$msg"* ]] || ok=1
 done

@@ -20,17 +20,17 @@ source "$(dirname "$0")/mrt_lib.bash"
 mrt_paths ev_count=64 trimmable_dscp=0 rto_max_us=4000000 rto_min_us=1000000 || exit 1
 
 # bytes: each path's port bytes now
-bytes() { local i; for i in 1 2 3 4; do b[i]=$(fabric_stat "$(w "$i")" wd bytes); done; }
-w() { local v="W$1"; echo "${!v}"; }
+bytes() { local i v; for i in 1 2 3 4; do v="W$i"; b[i]=$(fabric_stat "${!v}" wd bytes); done; }
 # share TAG: path 2's per mille of the bytes since the last bytes call
 share() {
-	local i t=0 n=()
+	local i t=0 n=() e=() v
 	for i in 1 2 3 4; do
-		n[i]=$(( $(fabric_stat "$(w "$i")" wd bytes) - b[i] ))
+		v="W$i"
+		{ read -r "n[i]"; read -r "e[i]"; } < <(fabric_stats "${!v}" wd bytes ecn_marked)
+		n[i]=$((n[i] - b[i]))
 		t=$((t + n[i]))
 	done
-	log "# $1: bytes per path ${n[*]}; ECN marks per port" \
-		"$(for i in 1 2 3 4; do fabric_stat "$(w "$i")" wd ecn_marked; done | tr '\n' ' ')" >&2
+	log "# $1: bytes per path ${n[*]}; ECN marks per port ${e[*]}" >&2
 	echo $(( t ? n[2] * 1000 / t : 0 ))
 }
 skip_ecn() { ip netns exec "$S" "$FABCTL" -j mrt ev show "$1" | jq '[.[].ecn] | add'; }

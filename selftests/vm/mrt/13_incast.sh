@@ -20,16 +20,25 @@ SS=("$S1" "$S2" "$S3" "$S4")
 mrt_tune "${SS[@]}" "$B" rto_max_us=4000000 rto_min_us=2000000 trimmable_dscp=10 \
 	trim_dscp=11 data_rate_mbps=1000 || exit 1
 
-sum() { local ns t=0; for ns in "${SS[@]}"; do t=$((t + $(mrt_stat "$ns" "$1"))); done; echo $t; }
+# sums: the senders' totals of the counters the test reads, in this order
+# (one process per sender)
+KEYS=(total_nack_trimmed_rx rtx_trim total_rto_events total_qa_count)
+sums() {
+	local ns i v t=(0 0 0 0)
+	for ns in "${SS[@]}"; do
+		i=0
+		while read -r v; do
+			t[i]=$((t[i] + ${v:-0}))
+			i=$((i + 1))
+		done < <(proc_stats "$ns" mrt/snmp "${KEYS[@]}")
+	done
+	echo "${t[@]}"
+}
 
 for fam in 4 6; do
 	if [[ $fam == 4 ]]; then dst=198.18.100.1; else dst=2001:db8:100::1; fi
-	q0=$(fabric_stat "$R" rb trimmed)
-	d0=$(fabric_stat "$R" rb drop_limit)
-	n0=$(sum total_nack_trimmed_rx)
-	t0=$(sum rtx_trim)
-	r0=$(sum total_rto_events)
-	qa0=$(sum total_qa_count)
+	{ read -r q0; read -r d0; } < <(fabric_stats "$R" rb trimmed drop_limit)
+	read -r n0 t0 r0 qa0 < <(sums)
 	rm -f "$MRT_J"/ready.*
 	pids=()
 	for i in 1 2 3 4; do
@@ -53,12 +62,9 @@ for fam in 4 6; do
 	done
 	((ok == 0))
 	check $? "IPv$fam: 4 x 24 messages into one port, once each, intact, confirmed"
-	q=$(( $(fabric_stat "$R" rb trimmed) - q0 ))
-	d=$(( $(fabric_stat "$R" rb drop_limit) - d0 ))
-	n=$(( $(sum total_nack_trimmed_rx) - n0 ))
-	t=$(( $(sum rtx_trim) - t0 ))
-	r=$(( $(sum total_rto_events) - r0 ))
-	qa=$(( $(sum total_qa_count) - qa0 ))
+	{ read -r q; read -r d; } < <(fabric_stats "$R" rb trimmed drop_limit)
+	read -r n t r qa < <(sums)
+	q=$((q - q0)) d=$((d - d0)) n=$((n - n0)) t=$((t - t0)) r=$((r - r0)) qa=$((qa - qa0))
 	log "# IPv$fam: port trimmed $q, dropped $d; senders: trim NACKs $n, rtx_trim $t, RTOs $r, Quick Adapt $qa"
 	((q > 0 && n > 0 && t == n))
 	check $? "IPv$fam: the port trimmed, the senders got trim NACKs and sent each again"

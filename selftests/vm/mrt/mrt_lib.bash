@@ -42,14 +42,12 @@ mrt_paths() {
 # the samples, and a retransmission floor of 20 ms, well above the VM's
 # RTTs, unless the arguments say otherwise.
 mrt_tune() {
-	local nss=() sets=(data_rate_mbps=1000 config_base_rtt_ns=0 rto_min_us=20000) a ns kv
+	local nss=() sets=(data_rate_mbps=1000 config_base_rtt_ns=0 rto_min_us=20000) a ns
 	for a in "$@"; do
 		if [[ $a == *=* ]]; then sets+=("$a"); else nss+=("$a"); fi
 	done
 	for ns in "${nss[@]}"; do
-		for kv in "${sets[@]}"; do
-			ip netns exec "$ns" sysctl -qw "net.mrt.$kv" || return 1
-		done
+		ip netns exec "$ns" sysctl -qw "${sets[@]/#/net.mrt.}" || return 1
 	done
 }
 

@@ -3,8 +3,9 @@
 """Raw requests to the "mrt" generic netlink family that fabctl never
 sends, for the EV commands (include/uapi/linux/mrt_nl.h):
 
-  mrtnl.py err CASE     one request; prints "errno=N msg=TEXT", N the
-                        kernel's answer (0: accepted), TEXT its extack
+  mrtnl.py err CASE...  one request per case, in order; prints a line
+                        "errno=N msg=TEXT" for each, N the kernel's answer
+                        (0: accepted), TEXT its extack
   mrtnl.py cap ADDR     fills the namespace's deny rules for ADDR to the
                         cap (256, disjoint single ports from 1000 on), checks
                         that one more is refused with ENOSPC and that an
@@ -102,11 +103,12 @@ def cap(g, text):
 
 
 def main():
-    if len(sys.argv) == 3 and sys.argv[1] == "err" and sys.argv[2] in CASES:
+    if len(sys.argv) >= 3 and sys.argv[1] == "err" and all(c in CASES for c in sys.argv[2:]):
         g = MrtGenl()
-        cmd, body, dump = CASES[sys.argv[2]]
-        err, msg = g.request(cmd, body, dump=dump)
-        print(f"errno={err} msg={msg}")
+        for name in sys.argv[2:]:
+            cmd, body, dump = CASES[name]
+            err, msg = g.request(cmd, body, dump=dump)
+            print(f"errno={err} msg={msg}")
     elif len(sys.argv) == 3 and sys.argv[1] == "cap":
         cap(MrtGenl(), sys.argv[2])
     else:

@@ -14,8 +14,8 @@ star_topo 4
 ip -n "$B" route change default via 198.18.100.2 quickack 1
 tcf -n "$R" qdisc add dev rb root fabric rate 20mbit limit 1mb
 for ns in "$S1" "$S2" "$S3" "$S4" "$B"; do
-	ip netns exec "$ns" sysctl -qw net.ipv4.tcp_congestion_control=swift
-	ip netns exec "$ns" sysctl -qw net.swift.base_target_ns=300000
+	ip netns exec "$ns" sysctl -qw net.ipv4.tcp_congestion_control=swift \
+		net.swift.base_target_ns=300000
 done
 trace_on swift
 
