@@ -23,7 +23,7 @@ defer "kill $pa $pb 2>/dev/null"
 
 # Subscribed once a change shows; toggle gamma until one does.
 v=600
-busywait 20000 sh -c "ip netns exec $A sysctl -qw net.nscc.gamma=\$((600 + RANDOM % 100)); grep -q 'nscc gamma' $MA"
+busywait 20000 bash -c "ip netns exec $A sysctl -qw net.nscc.gamma=\$((600 + RANDOM % 100)); grep -q 'nscc gamma' $MA"
 check $? "monitor in A is subscribed (a sysctl write shows)"
 : >"$MA"
 ip netns exec "$A" sysctl -qw net.nscc.gamma=$v
@@ -41,7 +41,7 @@ check $? "a write of the same value is no event, the next change is"
 check $? "(no 555 -> 555 event)"
 
 # B hears only B: its own change arrives, none of A's did.
-busywait 20000 sh -c "ip netns exec $B sysctl -qw net.swift.hops=\$((5 + RANDOM % 50)); grep -q '\"hops\"' $MB"
+busywait 20000 bash -c "ip netns exec $B sysctl -qw net.swift.hops=\$((5 + RANDOM % 50)); grep -q '\"hops\"' $MB"
 check $? "monitor in B sees B's change"
 jq -e -s 'all(.[]; .module == "swift" and .name == "hops")' "$MB" >/dev/null
 check $? "and nothing of A's (JSON events: $(head -1 "$MB"))"

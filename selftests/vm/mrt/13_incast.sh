@@ -3,18 +3,22 @@
 #
 # Incast 4 to 1 through a trimming port, IPv4 and IPv6: four senders
 # (star_topo) send to one receiver at once through R's port toward it, a
-# 50 Mbit/s sch_fabric that trims data marked trimmable (DSCP 10) above
-# 16 KB to 128 bytes.  Every trimmed packet is NACKed (TRIMMED) and sent
-# again at once; the retransmission floor is 2 s, far above any RTT here,
-# so a timer fires only if a packet is lost, and none is: every recovery is
-# by NACK.  NSCC's Quick Adapt fires on the senders (total_qa_count).
+# 20 Mbit/s sch_fabric that trims data marked trimmable (DSCP 10) above
+# 16 KB to 128 bytes.  "At once": each sender waits before its first
+# message until all four are up (mrtmsg.py --pause-at 0), since python
+# starts seconds apart on a slow kernel and one sender's window alone
+# (a BDP at 1 Gbit/s) stays below 16 KB: on a KCSAN kernel the staggered
+# senders never filled a 50 Mbit/s port.  Every trimmed packet is NACKed
+# (TRIMMED) and sent again at once; the retransmission floor is 2 s, far
+# above any RTT here, so a timer fires only if a packet is lost, and none
+# is: every recovery is by NACK.  NSCC's Quick Adapt fires on the senders (total_qa_count).
 # Every message arrives once, intact, confirmed.
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/mrt_lib.bash"
 
 mrt_setup || exit 1
 star_topo 4 || exit 1
-tcf -n "$R" qdisc add dev rb root fabric rate 50mbit limit 1mb trim_at 16kb \
+tcf -n "$R" qdisc add dev rb root fabric rate 20mbit limit 1mb trim_at 16kb \
 	trim_size 128 trim_dscp 11 trim_dscp_in 10 trim_limit 512kb || exit 1
 SS=("$S1" "$S2" "$S3" "$S4")
 mrt_tune "${SS[@]}" "$B" rto_max_us=4000000 rto_min_us=2000000 trimmable_dscp=10 \
@@ -49,11 +53,16 @@ for fam in 4 6; do
 	done
 	for i in 1 2 3 4; do busywait 10000 test -e "$MRT_J/ready.$i" || exit 1; done
 	for i in 1 2 3 4; do
+		rm -rf "$MRT_J/p$i"
+		mkdir "$MRT_J/p$i"
 		ip netns exec "${SS[i - 1]}" python3 "$MRTMSG" client "$dst" $((7000 + i)) \
 			--sndbuf 33554432 --confirm --wait 120 --count 24 --max-size 131072 \
-			--seed $((fam * 10 + i)) >"$MRT_J/in$fam.$i.cli" &
+			--seed $((fam * 10 + i)) --pause-at 0 --pause-dir "$MRT_J/p$i" \
+			>"$MRT_J/in$fam.$i.cli" &
 		pids+=($!)
 	done
+	for i in 1 2 3 4; do busywait 20000 test -e "$MRT_J/p$i/paused.0" || exit 1; done
+	touch "$MRT_J"/p{1,2,3,4}/go.0
 	wait "${pids[@]}"
 	ok=0
 	for i in 1 2 3 4; do
