@@ -59,9 +59,6 @@ require_cmd() {
 	done
 }
 
-# now_us: microseconds, without a process (each costs ~0.1 s under TCG).
-now_us() { echo $((${EPOCHREALTIME//[!0-9]/})); }
-
 # nap SECONDS: sleep without a process: a read that times out on a pipe
 # nobody writes (opened once, read-write, so that it never sees an EOF).
 exec {NAP_FD}<> <(:)
@@ -102,7 +99,7 @@ defer() { CLEANUP+=("$*"); }
 setup_ns() {
 	local var name c
 	for var in "$@"; do
-		printf -v name '%s-%06x' "$var" $((SRANDOM & 0xffffff))
+		printf -v name '%s-%08x' "$var" "$SRANDOM"
 		ip netns add "$name" || return 1
 		ip -n "$name" link set lo up
 		for c in all default; do
@@ -171,6 +168,15 @@ proc_stats() {
 	ip netns exec "$ns" awk -v keys="$*" '{ v[$1] = $2 }
 		END { n = split(keys, k, " "); for (i = 1; i <= n; i++) print v[k[i]] }' \
 		"/proc/net/$f"
+}
+
+# all_set VALUE...: every VALUE is a number (a counter that was read), so
+# that a check of "no retransmission" cannot pass on a counter not there.
+all_set() {
+	local v
+	for v in "$@"; do
+		[[ $v =~ ^-?[0-9]+$ ]] || return 1
+	done
 }
 
 # stat_ge NS FILE NAME N: counter NAME of /proc/net/FILE is at least N (for
@@ -384,7 +390,7 @@ udp_recv() {
 # Runs COMMAND, checks its exit status (0, or non-zero as "fail") and that
 # its output (stdout and stderr) matches the extended regex PATTERN.
 tdc() {
-	local name=$1 want=$2 pat=$3 out rc
+	local name=$1 want=$2 pat=$3 out rc line
 	shift 4
 	out=$("$@" 2>&1)
 	rc=$?
@@ -394,8 +400,13 @@ tdc() {
 		[[ $rc -eq $want ]]
 	fi
 	local ok=$?
-	if [[ $ok -eq 0 && -n $pat && ! $out =~ $pat ]]; then
+	if [[ $ok -eq 0 && -n $pat ]]; then
+		# line by line, as grep -E would (in bash's =~ over the whole
+		# output, . would match a newline)
 		ok=1
+		while IFS= read -r line; do
+			[[ $line =~ $pat ]] && { ok=0; break; }
+		done <<<"$out"
 	fi
 	[[ $ok -ne 0 ]] && log "  rc=$rc output: $out"
 	check $ok "$name"

@@ -50,6 +50,7 @@ KMEMLEAK=/sys/kernel/debug/kmemleak
 REPORT_RE='BUG: |WARNING: |UBSAN: |KASAN: |KCSAN: |ODEBUG: |possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|list_(add|del) corruption|unreferenced object'
 [[ -w $KMEMLEAK ]] && echo clear >"$KMEMLEAK"
 dmesg_start=$(dmesg | wc -l)
+dmesg_first=$(dmesg | head -n 1)
 
 echo "TAP version 13"
 echo "1..$((${#tests[@]} + 1))"
@@ -76,24 +77,35 @@ for t in "${tests[@]}"; do
 done
 n=$((n + 1))
 log=$(dmesg | tail -n +"$((dmesg_start + 1))")
+# The log wrapped (its first line is not the one it began with): what it
+# holds now is all new, what went before is lost, and that is a failure
+# (check-debug boots with log_buf_len=16M so that it does not happen).
+wrapped=
+if [[ $(dmesg | head -n 1) != "$dmesg_first" ]]; then
+	log=$(dmesg)
+	wrapped="the kernel log wrapped during the suite: reports may be lost"
+fi
 # A KCSAN kernel (check-debug --kcsan) reports data races anywhere in the
 # kernel; one counts when a frame of either access is in our modules.  The
 # rest are printed as a count: the base kernel's own races are not ours.
+# A report cut short (the log read mid-report, or a second one before the
+# first's closing line) is closed where it stops and judged the same way.
 kcsan=$(awk -v ours='\\[(mrt|sch_fabric|tcp_nscc|tcp_dcqcn|tcp_swift|fabric)\\]' '
-	/BUG: KCSAN:/ { inblk = 1; blk = $0; mine = 0; next }
-	inblk && /====================/ {
+	function close_blk() {
+		if (inblk) { if (mine) print blk; else foreign++ }
 		inblk = 0
-		if (mine) print blk; else foreign++
-		next
 	}
+	/BUG: KCSAN:/ { close_blk(); inblk = 1; blk = $0; mine = 0; next }
+	inblk && /====================/ { close_blk(); next }
 	inblk { blk = blk "\n" $0; if ($0 ~ ours) mine = 1 }
-	END { if (foreign) print "kcsan-foreign " foreign }' <<<"$log")
+	END { close_blk(); if (foreign) print "kcsan-foreign " foreign }' <<<"$log")
 foreign=$(sed -n 's/^kcsan-foreign //p' <<<"$kcsan")
 kcsan=$(grep -v '^kcsan-foreign ' <<<"$kcsan")
 [[ -z $foreign ]] ||
 	echo "# kcsan: $foreign data-race reports outside our modules (not counted)"
 reports=$(grep -v 'KCSAN' <<<"$log" | grep -E "$REPORT_RE")
 [[ -z $kcsan ]] || reports=$(printf '%s\n%s' "$reports" "$kcsan")
+[[ -z $wrapped ]] || reports=$(printf '%s\n%s' "$reports" "$wrapped")
 reports=$(sed '/^$/d' <<<"$reports")
 leaks= scanned=
 if [[ -w $KMEMLEAK ]]; then

@@ -39,6 +39,8 @@ for fam in 4 6; do
 		q=$(( $(fabric_stat "$R" r1 trimmed) - q0 ))
 		{ read -r n; read -r t; read -r r; } < <(proc_stats "$A" mrt/snmp \
 			$nack rtx_trim total_rto_events)
+		all_set "$q" "$n0" "$t0" "$r0" "$n" "$t" "$r" ||
+			{ check 1 "IPv$fam $kind: the counters could be read"; continue; }
 		n=$((n - n0)) t=$((t - t0)) r=$((r - r0))
 		log "# IPv$fam $kind: port trimmed $q, $nack $n, rtx_trim $t, RTOs $r"
 		(( q > 0 && n > 0 && t == n ))

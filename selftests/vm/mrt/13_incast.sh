@@ -25,14 +25,18 @@ mrt_tune "${SS[@]}" "$B" rto_max_us=4000000 rto_min_us=2000000 trimmable_dscp=10
 	trim_dscp=11 data_rate_mbps=1000 || exit 1
 
 # sums: the senders' totals of the counters the test reads, in this order
-# (one process per sender)
+# (one process per sender); a counter missing anywhere sums to "none"
 KEYS=(total_nack_trimmed_rx rtx_trim total_rto_events total_qa_count)
 sums() {
 	local ns i v t=(0 0 0 0)
 	for ns in "${SS[@]}"; do
 		i=0
 		while read -r v; do
-			t[i]=$((t[i] + ${v:-0}))
+			if [[ $v =~ ^[0-9]+$ && ${t[i]} != none ]]; then
+				t[i]=$((t[i] + v))
+			else
+				t[i]=none
+			fi
 			i=$((i + 1))
 		done < <(proc_stats "$ns" mrt/snmp "${KEYS[@]}")
 	done
@@ -73,6 +77,10 @@ for fam in 4 6; do
 	check $? "IPv$fam: 4 x 24 messages into one port, once each, intact, confirmed"
 	{ read -r q; read -r d; } < <(fabric_stats "$R" rb trimmed drop_limit)
 	read -r n t r qa < <(sums)
+	all_set "$q0" "$d0" "$n0" "$t0" "$r0" "$qa0" "$q" "$d" "$n" "$t" "$r" "$qa" || {
+		check 1 "IPv$fam: the port's and the senders' counters could be read"
+		continue
+	}
 	q=$((q - q0)) d=$((d - d0)) n=$((n - n0)) t=$((t - t0)) r=$((r - r0)) qa=$((qa - qa0))
 	log "# IPv$fam: port trimmed $q, dropped $d; senders: trim NACKs $n, rtx_trim $t, RTOs $r, Quick Adapt $qa"
 	((q > 0 && n > 0 && t == n))
