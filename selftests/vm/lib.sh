@@ -343,6 +343,7 @@ delack_flow() {
 	DELACKS=$(($(ip netns exec "$B" nstat -az TcpExtDelayedACKs | awk '/DelayedACKs/ { print $2 }') - d0))
 	SEGS=$(($(ip netns exec "$B" nstat -az TcpInSegs | awk '/InSegs/ { print $2 }') - s0))
 	log "$cc to $rcv: $(wc -l <"$info") samples, cwnd $(jq -s -c 'map(.cwnd) | [min, max]' "$info")," \
+		"srtt_us $(jq -s -c 'map(.rtt_us) | [min, (sort | .[length / 2 | floor]), max]' "$info")," \
 		"ecn $(jq -s -c '.[-1].ecn' "$info"), $(grep -o 'bytes=[0-9]*' "$info.srv");" \
 		"receiver: $SEGS segments, $DELACKS delayed-ACK timeouts"
 	[[ $rc -eq 0 && $(grep bytes= "$info.srv") == "$(sed 's/ cc=.*//' "$info.cli")" ]] &&
