@@ -156,9 +156,7 @@ neigh_pin() {
 
 # proc_stat NS FILE NAME: counter NAME of /proc/net/FILE in NS ("name value"
 # lines, as nscc_stat, dcqcn_stat and swift_stat print them).
-proc_stat() {
-	ip netns exec "$1" awk -v k="$3" '$1 == k { print $2 }' "/proc/net/$2"
-}
+proc_stat() { proc_stats "$1" "$2" "$3"; }
 
 # proc_stats NS FILE NAME...: counters NAME... of /proc/net/FILE in NS, in
 # that order, one line each (empty for a name not there): one process.
@@ -247,10 +245,7 @@ tcf() { TC_LIB_DIR="$TOP/tools/tc" tc "$@"; }
 
 # fabric_stat NS DEV KEY: one field of sch_fabric's stats (tc -s -j), e.g.
 # ecn_marked, trimmed, drop_limit, packets, bytes, delay_p50_us.
-fabric_stat() {
-	tcf -n "$1" -s -j qdisc show dev "$2" |
-		jq -r --arg k "$3" '.[] | select(.kind == "fabric") | .[$k]'
-}
+fabric_stat() { fabric_stats "$1" "$2" "$3"; }
 
 # fabric_stats NS DEV KEY...: several fields at once, one line each.
 fabric_stats() {
@@ -342,9 +337,12 @@ delack_flow() {
 	wait
 	DELACKS=$(($(ip netns exec "$B" nstat -az TcpExtDelayedACKs | awk '/DelayedACKs/ { print $2 }') - d0))
 	SEGS=$(($(ip netns exec "$B" nstat -az TcpInSegs | awk '/InSegs/ { print $2 }') - s0))
-	log "$cc to $rcv: $(wc -l <"$info") samples, cwnd $(jq -s -c 'map(.cwnd) | [min, max]' "$info")," \
-		"srtt_us $(jq -s -c 'map(.rtt_us) | [min, (sort | .[length / 2 | floor]), max]' "$info")," \
-		"ecn $(jq -s -c '.[-1].ecn' "$info"), $(grep -o 'bytes=[0-9]*' "$info.srv");" \
+	# the samples in one jq: their count, cwnd [min, max], srtt_us [min,
+	# median, max] and the last one's ECN
+	log "$cc to $rcv: $(jq -s -r '[length, (map(.cwnd) | [min, max]),
+		(map(.rtt_us) | [min, (sort | .[length / 2 | floor]), max]), .[-1].ecn] |
+		"\(.[0]) samples, cwnd \(.[1] | tojson), srtt_us \(.[2] | tojson), ecn \(.[3])"' \
+		"$info"), $(grep -o 'bytes=[0-9]*' "$info.srv");" \
 		"receiver: $SEGS segments, $DELACKS delayed-ACK timeouts"
 	[[ $rc -eq 0 && $(grep bytes= "$info.srv") == "$(sed 's/ cc=.*//' "$info.cli")" ]] &&
 		jq -e --arg c "$rcv" '.cc == $c' "$info.srvinfo" >/dev/null

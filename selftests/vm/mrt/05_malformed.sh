@@ -21,16 +21,8 @@ link_ns "$A" a0 1 "$B" b0 2
 mrt_tune "$A" "$B" || exit 1
 
 REASONS=(short version type flags reserved pdcid length offset boundary penalty window code)
-# malformed NS: every reason's counter in NS, "reason value" lines
-malformed() {
-	local r v
-	for r in "${REASONS[@]}"; do
-		read -r v
-		echo "$r $v"
-	done < <(proc_stats "$1" mrt/snmp "${REASONS[@]/#/malformed_}")
-}
-declare -A before after
-while read -r r v; do before[$r]=$v; done < <(malformed "$B")
+# B's malformed_<reason> counters, in REASONS' order
+mapfile -t before < <(proc_stats "$B" mrt/snmp "${REASONS[@]/#/malformed_}")
 
 # Messages 25 ms apart until the hostile packets have gone and the PDCs
 # been seen alive after them (the hold file: on a machine of any speed);
@@ -77,12 +69,12 @@ sent=$(jq .sent "$MRT_J/fuzz.cli")
 mrt_xfer_ok fuzz "$sent" && mrt_confirmed fuzz "$sent" && ((sent > 0))
 check $? "the transfer beside them: $sent messages once each, intact, confirmed"
 ok=0
-declare -A sent_by
-while read -r r v; do after[$r]=$v; done < <(malformed "$B")
-while read -r r v; do sent_by[$r]=$v; done < <(jq -r 'to_entries[] | "\(.key) \(.value)"' <<<"$m")
-for r in "${REASONS[@]}"; do
-	d=$((after[$r] - before[$r]))
-	n=${sent_by[$r]:-0}
+mapfile -t after < <(proc_stats "$B" mrt/snmp "${REASONS[@]/#/malformed_}")
+mapfile -t sent_by < <(jq -r --args '. as $m | $ARGS.positional[] | $m[.] // 0' "${REASONS[@]}" <<<"$m")
+for i in "${!REASONS[@]}"; do
+	r=${REASONS[i]}
+	d=$((after[i] - before[i]))
+	n=${sent_by[i]:-0}
 	log "# malformed_$r: sent $n, counted $d"
 	(( d >= 1 && d <= n )) || ok=1
 done

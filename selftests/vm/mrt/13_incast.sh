@@ -11,7 +11,8 @@
 # senders never filled a 50 Mbit/s port.  Every trimmed packet is NACKed
 # (TRIMMED) and sent again at once; the retransmission floor is 2 s, far
 # above any RTT here, so a timer fires only if a packet is lost, and none
-# is: every recovery is by NACK.  NSCC's Quick Adapt fires on the senders (total_qa_count).
+# is: every recovery is by NACK.  NSCC's Quick Adapt fires on the senders
+# (total_qa_count).
 # Every message arrives once, intact, confirmed.
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/mrt_lib.bash"
