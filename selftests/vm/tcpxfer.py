@@ -6,6 +6,11 @@
   tcpxfer.py client ADDR PORT (--bytes N | --seconds S | --while-exists PATH)
                      [--cc NAME] [--seed S]          prints "bytes=N sha256=H cc=NAME"
 
+--flows N runs N flows from one process (a python process costs about a
+second to start in the VM), on ports PORT to PORT+N-1, the client's flow i
+with the stream of seed S+i; each result line then starts with "port=P ",
+in port order, once every flow has ended.  --info needs a single flow.
+
 --while-exists PATH sends until PATH is removed (at most --seconds, default
 120): a test holds a flow open for as long as its checks take, however slow
 the machine, and ends it cleanly (digests still match) with "rm PATH".
@@ -34,6 +39,7 @@ import json
 import os
 import socket
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
@@ -56,15 +62,10 @@ def set_cc(sock, cc):
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, cc.encode())
 
 
-def server(args):
-    fam = socket.AF_INET6 if ":" in args.addr else socket.AF_INET
-    ls = socket.socket(fam, socket.SOCK_STREAM)
-    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    set_cc(ls, args.cc)
-    ls.bind((args.addr, args.port))
-    ls.listen(1)
-    print("listening", flush=True)
+def serve(args, ls):
+    """Receives one connection on listening socket ls; returns its line."""
     conn, _ = ls.accept()
+    ls.close()
     if args.info:
         with open(args.info, "w") as info:
             info.write(json.dumps(tcpconnect.tcp_info(conn)) + "\n")
@@ -75,16 +76,32 @@ def server(args):
             break
         h.update(buf)
         total += len(buf)
-    print(f"bytes={total} sha256={h.hexdigest()}", flush=True)
+    conn.close()
+    return f"bytes={total} sha256={h.hexdigest()}"
 
 
-def client(args):
+def server(args):
+    fam = socket.AF_INET6 if ":" in args.addr else socket.AF_INET
+    socks = []
+    for port in range(args.port, args.port + args.flows):
+        ls = socket.socket(fam, socket.SOCK_STREAM)
+        ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        set_cc(ls, args.cc)
+        ls.bind((args.addr, port))
+        ls.listen(1)
+        socks.append(ls)
+    print("listening", flush=True)
+    return run_flows(args, lambda i: serve(args, socks[i]))
+
+
+def send(args, port, seed):
+    """Sends one flow to port; returns its line."""
     first = {}
     if args.cc_in_connect:
         s, first["state_at_cc"] = tcpconnect.connect_cc_in_syn_sent(
-            args.addr, args.port, args.cc_in_connect, 10)
+            args.addr, port, args.cc_in_connect, 10)
     else:
-        s = tcpconnect.connect(args.addr, args.port, args.cc, 10)
+        s = tcpconnect.connect(args.addr, port, args.cc, 10)
     if args.sndbuf:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, args.sndbuf)
     info = open(args.info, "w") if args.info else None
@@ -103,7 +120,7 @@ def client(args):
     cc = cc.split(b"\0")[0].decode()
     h, total = hashlib.sha256(), 0
     end = time.monotonic() + args.seconds if args.seconds else None
-    for block in stream(args.seed):
+    for block in stream(seed):
         if not switched and total >= args.switch_after:
             sample({"before_switch": True})
             set_cc(s, args.switch_cc)
@@ -129,7 +146,41 @@ def client(args):
     s.close()
     if info:
         info.close()
-    print(f"bytes={total} sha256={h.hexdigest()} cc={cc}", flush=True)
+    return f"bytes={total} sha256={h.hexdigest()} cc={cc}"
+
+
+def client(args):
+    if args.flows == 1:
+        return run_flows(args, lambda i: send(args, args.port, args.seed))
+    return run_flows(args, lambda i: send(args, args.port + i, f"{args.seed}+{i}"))
+
+
+def run_flows(args, flow):
+    """Runs flow(i) for each of the --flows, in threads when there are
+    several, and prints their lines in port order; any flow's failure
+    fails the process (its exit status is 1)."""
+    if args.flows == 1:
+        print(flow(0), flush=True)
+        return 0
+    lines, errors = [None] * args.flows, []
+
+    def run(i):
+        try:
+            lines[i] = flow(i)
+        except Exception as e:  # noqa: BLE001 -- reported, and fails the run
+            errors.append(f"port {args.port + i}: {e!r}")
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(args.flows)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for i, line in enumerate(lines):
+        if line is not None:
+            print(f"port={args.port + i} {line}", flush=True)
+    for e in errors:
+        print(f"tcpxfer: {e}", file=sys.stderr, flush=True)
+    return 1 if errors else 0
 
 
 def main():
@@ -148,6 +199,8 @@ def main():
     p.add_argument("--switch-after", type=int, default=1 << 20)
     p.add_argument("--info")
     p.add_argument("--info-every", type=int, default=1 << 20)
+    p.add_argument("--flows", type=int, default=1,
+                   help="N flows on ports PORT..PORT+N-1 from this one process")
     p.add_argument("--sndbuf", type=int, help="client: SO_SNDBUF (no autotuning), so "
                    "that a flow ends soon after --while-exists's file goes")
     args = p.parse_args()
@@ -155,7 +208,9 @@ def main():
         args.seconds = 120
     if args.mode == "client" and (args.bytes is None) == (args.seconds is None):
         p.error("client needs exactly one of --bytes, --seconds, --while-exists")
-    (server if args.mode == "server" else client)(args)
+    if args.flows < 1 or (args.flows > 1 and args.info):
+        p.error("--flows needs N >= 1, and --info a single flow")
+    return (server if args.mode == "server" else client)(args)
 
 
 if __name__ == "__main__":

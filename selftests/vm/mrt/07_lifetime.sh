@@ -6,7 +6,9 @@
 # in flight, its processes killed and the namespaces deleted, leave no
 # socket behind (the module's reference count returns to 0, which
 # sockets and, through them, PDCs hold) and the kernel's slab memory where
-# it was, within a few MB.
+# it was, within a few MB.  (reliability/05_netns does the same with the
+# TCP congestion controls and fabric ports beside, and counts the slab
+# caches one by one.)
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/mrt_lib.bash"
 
@@ -43,14 +45,16 @@ round() {
 	for ns in "$a" "$b"; do
 		ip netns exec "$ns" sysctl -qw net.mrt.rto_max_us=100000 net.mrt.retry_budget=3
 	done
+	rm -f "$MRT_J/life.ready"
 	ip netns exec "$b" python3 "$MRTMSG" server 198.18.9.2 7000 --count 100000 \
-		--timeout 30 --rcvbuf 4194304 >/dev/null &
+		--timeout 30 --rcvbuf 4194304 --ready "$MRT_J/life.ready" >/dev/null &
 	local srv=$!
-	sleep 0.5
+	busywait 20000 test -e "$MRT_J/life.ready"
 	ip netns exec "$a" python3 "$MRTMSG" client 198.18.9.2 7000 --count 100000 \
 		--max-size 1048576 --sndbuf 4194304 >/dev/null 2>&1 &
 	local cli=$!
-	sleep 1.5
+	# in flight: data arriving (so a PDC at each end)
+	busywait 20000 stat_ge "$b" mrt/snmp data_pkts_in 50
 	kill -9 $cli $srv 2>/dev/null
 	wait $cli $srv 2>/dev/null
 	ip netns del "$a"

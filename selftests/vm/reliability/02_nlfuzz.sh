@@ -7,14 +7,14 @@
 # sch_fabric's options through rtnetlink.  Every request is answered (the
 # VM harness fails on any oops or WARN), and no refused request changes
 # anything: the fuzzer compares what sets can change before and after
-# each refused set.  3 x 3,000 messages here; make soak (LONG=1) sends
+# each refused set.  3 x 2,000 messages here; make soak (LONG=1) sends
 # 40,000 + 30,000 + 30,000.
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/../mrt/mrt_lib.bash"
 
 F=$TOP/selftests/vm/reliability/nlfuzz.py
 SPECS=$TOP/Documentation/netlink/specs
-n_fabric=3000 n_mrt=3000 n_qdisc=3000
+n_fabric=2000 n_mrt=2000 n_qdisc=2000
 ((LONG)) && n_fabric=40000 n_mrt=30000 n_qdisc=30000
 seed=${FUZZ_SEED:-$RANDOM}
 log "# seed $seed"

@@ -28,18 +28,16 @@ paced_flows() {
 }
 paced_ge() { [[ $(paced_flows) -ge $1 ]]; }
 
+# one server process for the 16 flows (ports 5611-5626), one client
+# process of 4 flows per sender: a python process costs a second to start
 hold_new HOLD
-for p in 1 2 3 4; do
-	for i in 1 2 3 4; do
-		ip netns exec "$B" python3 "$XFER" server 198.18.100.1 $((5600 + 10 * p + i)) >/dev/null &
-	done
-done
+defer "rm -f $HOLD.*"
+ip netns exec "$B" timeout 150 python3 "$XFER" server 198.18.100.1 5611 --flows 16 \
+	>"$HOLD.srv" &
 for p in 1 2 3 4; do
 	var="S$p"
-	for i in 1 2 3 4; do
-		ip netns exec "${!var}" python3 "$XFER" client 198.18.100.1 $((5600 + 10 * p + i)) \
-			--while-exists "$HOLD" >/dev/null &
-	done
+	ip netns exec "${!var}" python3 "$XFER" client 198.18.100.1 $((5611 + 4 * (p - 1))) \
+		--flows 4 --while-exists "$HOLD" >"$HOLD.cli$p" &
 done
 busywait 90000 paced_ge 8
 rm -f "$HOLD"
@@ -49,14 +47,19 @@ trace_off swift
 timeouts=0 entries=0
 for p in 1 2 3 4; do
 	var="S$p"
-	timeouts=$((timeouts + $(proc_stat "${!var}" swift_stat timeouts)))
-	entries=$((entries + $(proc_stat "${!var}" swift_stat paced_entries)))
+	{ read -r t; read -r e; } < <(proc_stats "${!var}" swift_stat timeouts paced_entries)
+	all_set "$t" "$e" || t=999
+	timeouts=$((timeouts + t)) entries=$((entries + e))
 done
 flows=$(paced_flows)
 log "flows paced below one packet: $flows; paced_entries $entries; timeouts $timeouts"
-log "port: p50 < $(fabric_stat "$R" rb delay_p50_us) us, drops $(fabric_stat "$R" rb drop_limit)"
+{ read -r p50; read -r drops; } < <(fabric_stats "$R" rb delay_p50_us drop_limit)
+log "port: p50 < $p50 us, drops $drops"
 (( flows >= 8 && entries > 0 ))
 check $? "windows went below one packet and pacing took over (in $flows flows)"
 (( timeouts <= 16 ))
 check $? "no storm of retransmission timeouts ($timeouts for 16 flows)"
+[[ $(grep -c sha256= "$HOLD.srv") -eq 16 &&
+   $(cat "$HOLD".cli[1-4] | sed 's/ cc=.*//') == "$(grep sha256= "$HOLD.srv")" ]]
+check $? "all 16 flows arrived intact"
 exit $RET
