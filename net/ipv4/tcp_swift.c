@@ -14,12 +14,21 @@
  *     fallback) may increase the window but never decrease it.
  *   - cong_control owns cwnd and pacing: a window of two packets or more
  *     gives snd_cwnd = its whole packets and no pacing; below two,
- *     snd_cwnd = 2, sk_pacing_rate = the window per srtt, and the two
- *     segments go out as one TSO burst, through TCP's internal pacing or
- *     fq's.  Two, not Swift's one: a receiver
- *     that delays ACKs (any but one with quickack) holds the ACK of a
- *     lone segment for 40 ms or more, while two segments are ACKed at
- *     once; pacing keeps the rate the window asks for.
+ *     sk_pacing_rate = the window per srtt, min_tso_segs = 2 and
+ *     snd_cwnd = 4, so that two segments go out as one TSO burst every
+ *     2 MSS at that rate.  Two, not Swift's one: a receiver that delays
+ *     ACKs (any but one with quickack) holds the ACK of a lone segment for
+ *     40 ms or more, while two segments are ACKed at once.  And 4, not 2:
+ *     tcp_cwnd_test() gives one skb at most half the window, so with a
+ *     window of 2 (or 3) the pair leaves as two skbs, paced one MSS at
+ *     the rate apart, srtt / window; once that gap passes the receiver's
+ *     delayed-ACK timeout (a window of one packet at 40 ms of srtt) every
+ *     lone first segment waits for the timer, whose delay then feeds
+ *     srtt.  snd_cwnd 4 caps what is in flight at four packets; the
+ *     pacing keeps it at two as long as ACKs come within 2 x srtt / window
+ *     of their pair (more than srtt, the window being below two), and a
+ *     rising delay or pacing's credit after a gap can let a second pair
+ *     out before the first one's ACK.
  *   - Fast recovery and timeouts: entering Recovery is the fast-recovery
  *     reaction; a timeout (CA_EVENT_LOSS, or Loss entered again from Loss)
  *     the timeout reaction, whose window applies from the next ACK.
@@ -99,6 +108,8 @@ static struct fabric_net *tcp_swift_pernet(const struct net *net)
 
 #define TCP_SWIFT_MAX_CWND	65535U
 #define TCP_SWIFT_MIN_CWND	2U	/* segments: see the comment at the top */
+#define TCP_SWIFT_BURST_SEGS	2U	/* below MIN_CWND: segments per burst */
+#define TCP_SWIFT_PACED_CWND	4U	/* below MIN_CWND: snd_cwnd, 2 x a burst */
 
 struct tcp_swift {
 	struct swift s;
@@ -143,10 +154,13 @@ static unsigned long tcp_swift_rate(const struct tcp_sock *tp,
 static void tcp_swift_apply(struct sock *sk, const struct swift *s)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
+	u32 cwnd = s->cwnd >> 16;
 
+	if (tcp_swift_below_floor(s))
+		cwnd = TCP_SWIFT_PACED_CWND;
 	/* the socket's clamp wins over the floor, as in BBR */
-	tcp_snd_cwnd_set(tp, min(max(s->cwnd >> 16, TCP_SWIFT_MIN_CWND),
-				 min(tp->snd_cwnd_clamp, TCP_SWIFT_MAX_CWND)));
+	tcp_snd_cwnd_set(tp, min(cwnd, min(tp->snd_cwnd_clamp,
+					   TCP_SWIFT_MAX_CWND)));
 	WRITE_ONCE(sk->sk_pacing_rate,
 		   min(tcp_swift_rate(tp, s), READ_ONCE(sk->sk_max_pacing_rate)));
 }
@@ -270,16 +284,17 @@ static u32 tcp_swift_undo_cwnd(struct sock *sk)
 	return tcp_snd_cwnd(tcp_sk(sk));
 }
 
-/* Below the floor, the two segments TCP may send go out as one burst
- * every 2 MSS at the pacing rate, so the receiver ACKs the pair at once;
- * one by one, the first one's ACK would wait for the second, and srtt
- * (from the oldest segment an ACK covers) with it.
+/* Below the floor, two segments go out as one burst every 2 MSS at the
+ * pacing rate (snd_cwnd 4 lets one skb carry two), so the receiver ACKs
+ * the pair at once; one by one, the first one's ACK would wait for the
+ * second, or for the receiver's delayed-ACK timer, and srtt (from the
+ * oldest segment an ACK covers) with it.
  */
 static u32 tcp_swift_min_tso_segs(struct sock *sk)
 {
 	const struct tcp_swift *ca = inet_csk_ca(sk);
 
-	return tcp_swift_below_floor(&ca->s) ? TCP_SWIFT_MIN_CWND :
+	return tcp_swift_below_floor(&ca->s) ? TCP_SWIFT_BURST_SEGS :
 	       READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_min_tso_segs);
 }
 

@@ -13,6 +13,10 @@
 # window the tracepoint shows stays within [one packet, max window].  The
 # port is slow enough for any machine to fill, and the flow lasts until
 # the sender has decreased (bounded), so no check depends on speed.
+# Quick Adapt is off (disable_quick_adapt): it fires when the delay passes
+# quick_adapt_threshold_ns, and its ignore phase swallows the marked ACKs
+# that follow; on a slow kernel (the debug kernel's RTTs are tens of ms)
+# it fired on 35,035 of 35,189 ACKs and no mark reached the decrease.
 source "$(dirname "$0")/../lib.sh"
 
 XFER="$(dirname "$0")/../tcpxfer.py"
@@ -35,8 +39,7 @@ for ns in "$A" "$B"; do
 	ip netns exec "$ns" sysctl -qw net.nscc.flavour=uet
 	ip netns exec "$ns" sysctl -qw net.nscc.data_rate_mbps=10000
 	ip netns exec "$ns" sysctl -qw net.nscc.config_base_rtt_ns=200000
-	# 4 x the target, as UET 1.0 recommends; the 24 us default is for 6 us fabrics.
-	ip netns exec "$ns" sysctl -qw net.nscc.quick_adapt_threshold_ns=800000
+	ip netns exec "$ns" sysctl -qw net.nscc.disable_quick_adapt=1
 done
 trace_on nscc
 
