@@ -8,7 +8,8 @@
 # the ACKs carry a receiver penalty that the sender's destination shows.
 # Reading again drains everything: every message arrives once, intact.
 # While it stalls, fabctl mrt dest/pdc show (the mrt netlink family) show
-# the destination's penalty, and the two ends' PDCs naming each other.
+# the destination's penalty, and the two ends' PDCs naming each other with
+# PSNs that agree.
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/mrt_lib.bash"
 
@@ -37,25 +38,36 @@ pen() { ip netns exec "$A" awk '$1 != "addr" && $9 > 0 { f = 1 } END { exit !f }
 busywait 120000 pen
 check $? "while the receiver does not read, the sender's destination shows a receiver penalty"
 
-# The stalled PDCs hold still: the control plane's view of them, both ends.
+# The control plane's view of the PDCs, both ends.  The sender may still
+# be sending (the receive buffer need not be full yet), so the receiver's
+# view is taken between two of the sender's: what the receiver has is at
+# least what the sender had acknowledged before (una_psn) and at most what
+# it had sent after (nxt_psn, pkts).
 "$FABCTL" -n "$A" -j mrt dest show >"$MRT_J/nl_dest"
 "$FABCTL" -n "$A" -j mrt dest show 198.18.0.2 >"$MRT_J/nl_dest1"
 "$FABCTL" -n "$A" -j mrt pdc show >"$MRT_J/nl_pdc_a"
 "$FABCTL" -n "$B" -j mrt pdc show >"$MRT_J/nl_pdc_b"
+"$FABCTL" -n "$A" -j mrt pdc show >"$MRT_J/nl_pdc_a2"
 log "# fabctl mrt dest show: $(cat "$MRT_J/nl_dest1")"
 log "# fabctl mrt pdc show: $(jq -c . "$MRT_J/nl_pdc_a") $(jq -c . "$MRT_J/nl_pdc_b")"
+log "# fabctl mrt pdc show, the sender again: $(jq -c . "$MRT_J/nl_pdc_a2")"
 jq -e 'length == 1 and .[0].addr == "198.18.0.2" and .[0].rcv_cwnd_pen > 0 and
 	.[0].refs >= 1 and .[0].cwnd_bytes > 0 and .[0].base_rtt_ns > 0' \
 	"$MRT_J/nl_dest" >/dev/null &&
 	jq -e 'length == 1 and .[0].addr == "198.18.0.2"' "$MRT_J/nl_dest1" >/dev/null
 check $? "fabctl mrt dest show: the destination, its window and the penalty, by dump and by address"
-jq -e --slurpfile b "$MRT_J/nl_pdc_b" '
+# PSNs are 32-bit serial numbers: a <= b when b - a mod 2^32 is under 2^31.
+jq -e --slurpfile b "$MRT_J/nl_pdc_b" --slurpfile a2 "$MRT_J/nl_pdc_a2" '
+	def le($x; $y): (($y - $x) % 4294967296 + 4294967296) % 4294967296 < 2147483648;
 	(map(select(.role == "tx")) | length == 1) as $one |
+	($a2[0] | map(select(.role == "tx")) | .[0]) as $u |
 	.[] | select(.role == "tx") as $t | $b[0][] | select(.role == "rx") |
 	$one and .lid == $t.rid and .rid == $t.lid and .peer_ep == $t.local_ep and
+	$u.lid == $t.lid and $u.rid == $t.rid and
 	$t.peer_ep == 7000 and $t.peer_addr == "198.18.0.2" and .peer_addr == "198.18.0.1" and
-	$t.state == "open" and $t.pkts >= .pkts and .pkts > 0 and .rcvd_bytes > 0 and
-	$t.una_psn == .cack_psn and .msgs > 0 and $t.family == "inet" and
+	$t.state == "open" and $u.pkts >= .pkts and .pkts > 0 and .rcvd_bytes > 0 and
+	le($t.una_psn; .cack_psn) and le(.cack_psn; $u.nxt_psn) and
+	.msgs > 0 and $t.family == "inet" and
 	($t | has("cack_psn") | not) and (has("una_psn") | not)' \
 	"$MRT_J/nl_pdc_a" >/dev/null
 check $? "fabctl mrt pdc show: the sender's PDC and the receiver's name each other, PSNs agree"
