@@ -64,6 +64,10 @@ require_cmd() {
 exec {NAP_FD}<> <(:)
 nap() { read -rt "$1" -u "$NAP_FD" _ || true; }
 
+# scaled SECONDS: a bound in seconds times WAIT_SCALE, for timeout(1) and
+# the tools' own --timeout options (which are bounds, not durations).
+scaled() { echo $(($1 * ${WAIT_SCALE:-1})); }
+
 # busywait TIMEOUT_MS CMD...: poll CMD until it succeeds, every 0.1 s.
 busywait() {
 	local timeout_us=$(($1 * ${WAIT_SCALE:-1} * 1000)) start
@@ -283,7 +287,7 @@ port_flow() {
 	hold_new hold
 	d0=$(fabric_stat "$R" rb drop_limit)
 	m0=$(fabric_stat "$R" rb ecn_marked)
-	ip netns exec "$B" timeout 120 python3 "$TOP/selftests/vm/tcpxfer.py" server \
+	ip netns exec "$B" timeout "$(scaled 120)" python3 "$TOP/selftests/vm/tcpxfer.py" server \
 		198.18.100.1 "$port" --info "$info.srvinfo" >"$info.srv" &
 	ip netns exec "$S1" python3 "$TOP/selftests/vm/tcpxfer.py" client 198.18.100.1 "$port" \
 		--info "$info" --while-exists "$hold" "$@" >"$info.cli" &
@@ -311,14 +315,14 @@ delay_path() {
 
 # xfer OUT CLIENT_NS SERVER_NS ADDR PORT CC BYTES [CLIENT_ARGS...]: one
 # tcpxfer.py flow of BYTES from CLIENT_NS under CC to ADDR:PORT in
-# SERVER_NS (both bounded to 120 s); the server's line in OUT.srv, the
+# SERVER_NS (both bounded to 120 s, scaled); the server's line in OUT.srv, the
 # client's in OUT.cli.  Succeeds if the data arrived intact.
 xfer() {
 	local out=$1 cns=$2 sns=$3 addr=$4 port=$5 cc=$6 bytes=$7
 	shift 7
-	ip netns exec "$sns" timeout 120 python3 "$TOP/selftests/vm/tcpxfer.py" server \
+	ip netns exec "$sns" timeout "$(scaled 120)" python3 "$TOP/selftests/vm/tcpxfer.py" server \
 		"$addr" "$port" >"$out.srv" &
-	ip netns exec "$cns" timeout 120 python3 "$TOP/selftests/vm/tcpxfer.py" client \
+	ip netns exec "$cns" timeout "$(scaled 120)" python3 "$TOP/selftests/vm/tcpxfer.py" client \
 		"$addr" "$port" --cc "$cc" --bytes "$bytes" "$@" >"$out.cli"
 	wait
 	[[ $(grep bytes= "$out.srv") == "$(sed 's/ cc=.*//' "$out.cli")" ]]
@@ -342,7 +346,7 @@ delack_flow() {
 	ip netns exec "$B" sysctl -qw net.ipv4.tcp_congestion_control="$rcv" || return 1
 	d0=$(ip netns exec "$B" nstat -az TcpExtDelayedACKs | awk '/DelayedACKs/ { print $2 }')
 	s0=$(ip netns exec "$B" nstat -az TcpInSegs | awk '/InSegs/ { print $2 }')
-	ip netns exec "$B" timeout 150 python3 "$TOP/selftests/vm/tcpxfer.py" server \
+	ip netns exec "$B" timeout "$(scaled 150)" python3 "$TOP/selftests/vm/tcpxfer.py" server \
 		198.18.0.2 "$port" --info "$info.srvinfo" >"$info.srv" &
 	ip netns exec "$A" python3 "$TOP/selftests/vm/tcpxfer.py" client 198.18.0.2 "$port" \
 		--cc "$cc" --info "$info" --info-every 65536 --while-exists "$hold" >"$info.cli" &

@@ -12,8 +12,9 @@ with the stream of seed S+i; each result line then starts with "port=P ",
 in port order, once every flow has ended.  --info needs a single flow.
 
 --while-exists PATH sends until PATH is removed (at most --seconds, default
-120): a test holds a flow open for as long as its checks take, however slow
-the machine, and ends it cleanly (digests still match) with "rm PATH".
+600 s times the environment's WAIT_SCALE): a test holds a flow open for as
+long as its checks take, however slow the machine, and ends it cleanly
+(digests still match) with "rm PATH".
 --sndbuf BYTES caps the client's send buffer, so that a slow flow has
 little left to drain when it ends.
 
@@ -205,7 +206,9 @@ def main():
                    "that a flow ends soon after --while-exists's file goes")
     args = p.parse_args()
     if args.while_exists and args.seconds is None:
-        args.seconds = 120
+        # a bound on a hold file left behind, not a duration: the test's
+        # waits while the flows run scale with WAIT_SCALE, so this does too
+        args.seconds = 600 * int(os.environ.get("WAIT_SCALE", "1"))
     if args.mode == "client" and (args.bytes is None) == (args.seconds is None):
         p.error("client needs exactly one of --bytes, --seconds, --while-exists")
     if args.flows < 1 or (args.flows > 1 and args.info):

@@ -10,8 +10,10 @@ what arrived, for the sch_fabric selftests.
       first K datagrams with TOS T2 and sequence number 0xffffffff; with
       --gso, each send is one UDP GSO buffer cut into SEG-byte datagrams
       (UDP_SEGMENT).  Prints "sent=N seconds=T", T the time the sends took.
-  udpburst.py recv ADDR PORT [--idle S] [--expect N]
-      receives until S seconds pass without a datagram (or N arrive) and
+  udpburst.py recv ADDR PORT [--idle S] [--expect N] [--while-exists F]
+      receives until S seconds pass without a datagram (or N arrive; with
+      --while-exists, not before F is gone, and at most 600 s times the
+      environment's WAIT_SCALE) and
       prints one JSON object: {"packets", "sizes": {size: n}, "tos": {tos: n},
       "seqs": [[seq, size, tos], ...] in arrival order}.
 
@@ -20,6 +22,7 @@ every datagram the receiver reports passed them.
 """
 import argparse
 import json
+import os
 import socket
 import struct
 import sys
@@ -79,10 +82,15 @@ def recv(a):
     print("ready", file=sys.stderr, flush=True)
     s.settimeout(a.first)
     seqs, sizes, toss = [], {}, {}
+    end = time.monotonic() + 600 * int(os.environ.get("WAIT_SCALE", "1"))
     while a.expect is None or len(seqs) < a.expect:
         try:
             data, anc, _, _ = s.recvmsg(65536, socket.CMSG_SPACE(4))
         except socket.timeout:
+            if a.while_exists and os.path.exists(a.while_exists) and \
+                    time.monotonic() < end:
+                s.settimeout(0.1)
+                continue
             break
         s.settimeout(a.idle)
         tos = -1
@@ -111,6 +119,7 @@ def main():
     p.add_argument("--idle", type=float, default=1.0)
     p.add_argument("--first", type=float, default=10.0)
     p.add_argument("--expect", type=int)
+    p.add_argument("--while-exists")
     p.add_argument("--gso", type=int, default=0)
     a = p.parse_args()
     (send if a.mode == "send" else recv)(a)

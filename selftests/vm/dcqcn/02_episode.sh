@@ -34,13 +34,16 @@ busywait 60000 stat_ge "$S1" dcqcn_stat episodes_started 1 &&
 check $? "both flows started episodes at the congested port"
 ip netns exec "$S1" ss -tinH dst 198.18.100.1 | grep -o 'pacing_rate [^ ]*\|dctcp:([^)]*)' | head -2
 
+# Lift the port's rate limit: no queue, no marks; the loops recover.  The
+# congested phase's trace is saved (and the buffer cleared) just before:
+# while congested the loops trace at their timers' pace, which can fill the
+# buffer in seconds, and the buffer keeps its first events, so the second
+# trace must start at the lift to hold the recovery and the episodes' ends.
 T1=$(mktemp) T2=$(mktemp)
 defer "rm -f $T1 $T2"
-trace_save "$T1"
-
-# Lift the port's rate limit: no queue, no marks; the loops recover.
 ended1=$(proc_stat "$S1" dcqcn_stat episodes_ended)
 ended2=$(proc_stat "$S2" dcqcn_stat episodes_ended)
+trace_save "$T1"
 tcf -n "$R" qdisc change dev rb root fabric rate 0
 busywait 60000 stat_ge "$S1" dcqcn_stat episodes_ended $((ended1 + 1)) &&
 	busywait 60000 stat_ge "$S2" dcqcn_stat episodes_ended $((ended2 + 1))

@@ -15,11 +15,11 @@ switch_topo
 
 # run_case TOS: prefill 120 Not-ECT datagrams, then 60 with TOS; print the
 # receiver's JSON for the 60.  The port holds all 180 (188 kB of 200): the
-# receiver ends once it has them, or after 3 s without one.
+# receiver ends once it has them, or after 30 s (scaled) without one.
 run_case() {
 	local out
 	out=$(mktemp)
-	udp_recv "$B" "$out" 198.18.2.1 7000 --idle 3 --expect 180
+	udp_recv "$B" "$out" 198.18.2.1 7000 --idle "$(scaled 30)" --expect 180
 	ip netns exec "$A" python3 "$U" send 198.18.2.1 7000 --count 60 --size 1000 \
 		--tos "$1" --prefill 120 --prefill-tos 0 >/dev/null
 	tcf -n "$R" qdisc change dev r1 root fabric rate 100mbit

@@ -61,6 +61,11 @@ busywait 10000 test -e "$MRT_J/c.ready"
 kill $srvb 2>/dev/null
 wait $srvb 2>/dev/null
 ip netns del "$B"
+# the namespace itself goes later (cleanup_net's work), and with it R's r1:
+# until then B would refuse the message (no endpoint), not lose it
+r1_gone() { ! ip -n "$R" link show r1 >/dev/null 2>&1; }
+busywait 60000 r1_gone
+check $? "B's namespace is gone (R's r1 with it)"
 r=$(ip netns exec "$A" python3 "$E" fail 198.18.2.1 7000 4444 30 198.18.3.1)
 log "# peer gone: $r"
 errno_is "$(head -1 <<<"$r")" $ETIMEDOUT 4444

@@ -21,6 +21,9 @@ mrt_setup || exit 1
 setup_ns A B || exit 1
 link_ns "$A" a0 1 "$B" b0 2
 mrt_tune "$A" "$B" ev_count=16 pdc_idle_ms=60000 || exit 1
+# B counts every corrupted packet: none may be dropped in a backlog first
+defer "sysctl -qw net.core.netdev_max_backlog=$(sysctl -n net.core.netdev_max_backlog)"
+sysctl -qw net.core.netdev_max_backlog=100000
 # a path without dots: libbpf turns them into underscores in pin paths
 export FS=/tmp/mrtfault$$
 "$FAULT" attach "$A" a0

@@ -15,6 +15,10 @@ to the size, so the server counts each message once, by sequence number,
 and checks it whole.  Sizes run from 0 to --max-size, skewed toward the
 small (2 ** (log2(max) * u^2), u uniform; 2 % are empty), so small and
 large messages both occur and a run's bytes stay moderate.  Each prints one JSON line.
+
+--timeout, --wait and --stall (with --stall-while) are bounds, not durations:
+each is multiplied by the environment's WAIT_SCALE (the runner's --scale,
+4 under make check-debug), as lib.sh's busywait is.
 """
 import argparse
 import hashlib
@@ -288,6 +292,11 @@ def main():
     p.add_argument('--peer', help='server: count only messages from this address; others '
                    'are "foreign"')
     a = p.parse_args()
+    scale = int(os.environ.get('WAIT_SCALE', '1'))
+    a.timeout *= scale
+    a.wait *= scale
+    if a.stall_while:
+        a.stall *= scale
     (server if a.mode == 'server' else client)(a)
 
 

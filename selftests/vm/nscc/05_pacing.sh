@@ -35,7 +35,7 @@ defer "rm -f $INFO $INFO.*"
 port=5700
 xfer() { # client arguments...
 	port=$((port + 1))
-	ip netns exec "$B" timeout 120 python3 "$XFER" server 198.18.0.2 $port >"$INFO.srv" &
+	ip netns exec "$B" timeout "$(scaled 120)" python3 "$XFER" server 198.18.0.2 $port >"$INFO.srv" &
 	ip netns exec "$A" python3 "$XFER" client 198.18.0.2 $port --info "$INFO" "$@" >"$INFO.cli"
 	wait
 	[[ $(grep bytes= "$INFO.srv") == "$(sed 's/ cc=.*//' "$INFO.cli")" ]]
@@ -96,7 +96,7 @@ for try in 1 2 3; do
 	tc -n "$B" qdisc add dev b0 root netem delay 300ms
 	port=$((port + 1))
 	rm -f "$INFO"
-	ip netns exec "$B" timeout 120 python3 "$XFER" server 198.18.0.2 $port >"$INFO.srv" &
+	ip netns exec "$B" timeout "$(scaled 120)" python3 "$XFER" server 198.18.0.2 $port >"$INFO.srv" &
 	ip netns exec "$A" python3 "$XFER" client 198.18.0.2 $port --info "$INFO" \
 		--cc-in-connect nscc --bytes $((2 << 20)) >"$INFO.cli" &
 	busywait 30000 test -s "$INFO"

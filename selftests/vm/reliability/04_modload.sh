@@ -67,7 +67,7 @@ for ((i = 1; i <= busy; i++)); do
 	pids=()
 	for cc in nscc dcqcn swift; do
 		port=$((port + 1))
-		ip netns exec "$B" timeout 120 python3 "$XFER" server 198.18.0.2 $port \
+		ip netns exec "$B" timeout "$(scaled 120)" python3 "$XFER" server 198.18.0.2 $port \
 			>"$MRT_J/$cc.srv" &
 		pids+=($!)
 		ip netns exec "$A" python3 "$XFER" client 198.18.0.2 $port --cc "$cc" \

@@ -32,7 +32,7 @@ paced_ge() { [[ $(paced_flows) -ge $1 ]]; }
 # process of 4 flows per sender: a python process costs a second to start
 hold_new HOLD
 defer "rm -f $HOLD.*"
-ip netns exec "$B" timeout 150 python3 "$XFER" server 198.18.100.1 5611 --flows 16 \
+ip netns exec "$B" timeout "$(scaled 150)" python3 "$XFER" server 198.18.100.1 5611 --flows 16 \
 	>"$HOLD.srv" &
 for p in 1 2 3 4; do
 	var="S$p"
