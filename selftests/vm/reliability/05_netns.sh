@@ -101,11 +101,22 @@ round() {
 	return $rc
 }
 
+# netns_objs: the net_namespace cache's objects in use (after a shrink)
+netns_objs() {
+	echo 1 >/sys/kernel/slab/net_namespace/shrink
+	cut -d' ' -f1 /sys/kernel/slab/net_namespace/objects
+}
+# netns_back N: no more namespaces than N in use (cleanup_net has run)
+netns_back() { (($(netns_objs) <= $1)); }
+
 ok=0
+netns0=$(netns_objs)
 round || { log "# round 1: the flows did not all start"; ok=1; }
-# what the caches hold once the first round's namespaces are gone
+# what the caches hold once the first round's namespaces are freed: the
+# kernel's cleanup_net work has run, and with it the sockets inside
 busywait 30000 sh -c '[ "$(ip netns list | wc -l)" -eq 0 ]'
-sleep 2
+busywait 60000 netns_back "$netns0" ||
+	log "# round 1's namespaces not yet freed after 60 s ($(netns_objs) > $netns0 in use)"
 base=$(slabs)
 log "# after round 1: $base"
 for ((i = 2; i <= rounds; i++)); do
