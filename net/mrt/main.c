@@ -139,7 +139,11 @@ static int __net_init mrt_net_init(struct net *net)
 	mutex_init(&mn->ev_set_lock);
 	INIT_HLIST_HEAD(&mn->solo);
 	INIT_LIST_HEAD(&mn->deny);
-	xa_init(&mn->pdcs);
+	/* inserted and erased with BHs off (xa_insert_bh(), xa_erase_bh(),
+	 * some in softirq): an insert's sleeping retry for a node must drop
+	 * the lock with BHs, as the flag tells the XArray
+	 */
+	xa_init_flags(&mn->pdcs, XA_FLAGS_LOCK_BH);
 	spin_lock_init(&mn->linger_lock);
 	INIT_DELAYED_WORK(&mn->gc, mrt_gc_work);
 	INIT_WORK(&mn->tun_work, mrt_tunnel_put_work);

@@ -122,6 +122,12 @@ if [[ -z $reports && -z $leaks ]]; then
 	echo "ok $n kernel-reports$scanned"
 else
 	printf '%s\n%s\n' "$reports" "$leaks" | head -n 60 | sed 's/^/# /'
+	# each report with the 40 lines after it (the call trace), so that a
+	# report seen once can be read without a second run
+	if grep -v 'KCSAN' <<<"$log" | grep -qE "$REPORT_RE"; then
+		echo "# the reports with what follows them in the kernel log:"
+		grep -v 'KCSAN' <<<"$log" | grep -E -A 40 "$REPORT_RE" | head -n 400 | sed 's/^/# | /'
+	fi
 	echo "not ok $n kernel-reports"
 	failed=$((failed + 1))
 fi

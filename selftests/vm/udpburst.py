@@ -9,7 +9,9 @@ what arrived, for the sch_fabric selftests.
       number), as fast as it can or spread over S seconds; with --prefill,
       first K datagrams with TOS T2 and sequence number 0xffffffff; with
       --gso, each send is one UDP GSO buffer cut into SEG-byte datagrams
-      (UDP_SEGMENT).  Prints "sent=N seconds=T", T the time the sends took.
+      (UDP_SEGMENT); with --while-exists F, not N datagrams but until F is
+      gone (a flood at most 600 s times the environment's WAIT_SCALE).
+      Prints "sent=N seconds=T", T the time the sends took.
   udpburst.py recv ADDR PORT [--idle S] [--expect N] [--while-exists F]
       receives until S seconds pass without a datagram (or N arrive; with
       --while-exists, not before F is gone, and at most 600 s times the
@@ -56,18 +58,24 @@ def send(a):
             except OSError:
                 pass
         s.setsockopt(*opt, a.tos)
-    gap = a.seconds / a.count if a.seconds else 0
+    gap = a.seconds / a.count if a.seconds and not a.while_exists else 0
     start = time.monotonic()
-    for i in range(a.count):
+    end = start + 600 * int(os.environ.get("WAIT_SCALE", "1"))
+    i = 0
+    while a.while_exists or i < a.count:
+        if a.while_exists and i % 64 == 0 and \
+                (not os.path.exists(a.while_exists) or time.monotonic() > end):
+            break
         if gap:
             delay = start + i * gap - time.monotonic()
             if delay > 0:
                 time.sleep(delay)
         try:
-            s.sendto(struct.pack("!I", i) + pad, (a.addr, a.port))
+            s.sendto(struct.pack("!I", i & 0xffffffff) + pad, (a.addr, a.port))
         except OSError:
             pass  # a full queue may refuse a datagram: that is the test
-    print(f"sent={a.count} seconds={time.monotonic() - start:.6f}", flush=True)
+        i += 1
+    print(f"sent={i} seconds={time.monotonic() - start:.6f}", flush=True)
 
 
 def recv(a):

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Line rate: a UDP flood offered at twice the port's rate into a "rate
-# 10mbit" port.  The qdisc's own byte counter, read twice while the
+# Line rate: a UDP flood (udpburst.py, as fast as the sender goes) into a
+# "rate 10mbit" port.  The qdisc's own byte counter, read twice while the
 # generator overloads it (drops), says:
 #   - it never sent faster than its rate: bytes <= rate x the longest the
 #     interval can have been (each read's start to the other's end) plus a
@@ -16,15 +16,24 @@
 #     make bench, not a check.
 source "$(dirname "$0")/../lib.sh"
 
-require_cmd iperf3 jq
+require_cmd jq
+U="$(dirname "$0")/../udpburst.py"
 switch_topo
 tcf -n "$R" qdisc add dev r1 root fabric rate 10mbit limit 100kb
 check $? "port: rate 10mbit limit 100kb (80 ms of line: bursts of the generator are absorbed)"
 
-ip netns exec "$B" iperf3 -s -1 -D -B 198.18.2.1 >/dev/null
-busywait 30000 sh -c "ip netns exec $B ss -lntH | grep -q 5201"
-ip netns exec "$A" iperf3 -c 198.18.2.1 -u -b 20M -l 1400 -t 30 >/dev/null 2>&1 &
+# the generator: datagrams of 1400 bytes as fast as A sends them, until
+# the file $go is gone (any machine sends more than 10 Mbit/s of them;
+# the check that the port drops at its limit says so), into a receiver
+out=$(mktemp)
+go=$(mktemp)
+defer "rm -f $out $out.err $go"
+udp_recv "$B" "$out" 198.18.2.1 7201 --while-exists "$go"
+check $? "the receiver is up"
+ip netns exec "$A" python3 "$U" send 198.18.2.1 7201 --size 1400 --while-exists "$go" \
+	>"$out.send" 2>&1 &
 client=$!
+defer "rm -f $out.send"
 # stamp VAR: the byte counter and the times just before and after reading it.
 stamp() {
 	local a b z
@@ -36,8 +45,10 @@ check $? "the generator overloads the port (drops at the limit)"
 stamp s0
 sleep 2
 stamp s1
-kill $client 2>/dev/null
-wait $client 2>/dev/null
+rm -f "$go"
+wait $client
+log "generator: $(cat "$out.send")"
+wait
 read -r a0 b0 z0 <<<"$s0"
 read -r a1 b1 z1 <<<"$s1"
 bytes=$((b1 - b0))

@@ -6,7 +6,7 @@
                    [--peer ADDR] [--count-file F]
   mrtmsg.py client ADDR EP --count N [--max-size B] [--seed S] [--sndbuf B]
                    [--confirm] [--cookie-base C] [--wait S]
-                   [--while-exists F --count-file F]
+                   [--while-exists F --count-file F] [--fail-nth N]
 
 Every message of 40 bytes or more is a sequence number, the CRC-32 of
 the rest, and a body that the sequence number gives (its SHA-256,
@@ -189,6 +189,21 @@ def server(a):
                           ','.join(map(str, sorted(seen))).encode()).hexdigest()}))
 
 
+def fail_nth(n):
+    """Writes n to this thread's fail-nth (fault injection: its n-th
+    allocation that may be failed fails; 0 turns it off), after reading
+    what was there."""
+    path = '/proc/thread-self/fail-nth'   # not seekable: one open each way
+    with open(path) as f:
+        left = int(f.read().strip() or 0)
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        os.write(fd, str(n).encode())
+    finally:
+        os.close(fd)
+    return left
+
+
 def client(a):
     s = mksock(a.addr, socket.SO_SNDBUF, a.sndbuf)
     if a.confirm:
@@ -219,8 +234,16 @@ def client(a):
         anc = [(SOL_MRT, MRT_COOKIE, struct.pack('=Q', a.cookie_base + seq))]
         while True:
             try:
-                s.sendmsg([data], anc, socket.MSG_DONTWAIT if a.dontwait else 0,
-                          (a.addr, a.ep))
+                if seq == 0 and a.fail_nth:
+                    fail_nth(a.fail_nth)
+                try:
+                    s.sendmsg([data], anc, socket.MSG_DONTWAIT if a.dontwait else 0,
+                              (a.addr, a.ep))
+                finally:
+                    if seq == 0 and a.fail_nth:
+                        # what was left of the count (0: a failure was
+                        # injected), then off
+                        report['fail_nth_left'] = fail_nth(0)
                 break
             except OSError as e:
                 if e.errno == 11:       # EAGAIN: wait for room
@@ -284,6 +307,10 @@ def main():
                    'which to wait, once all before are confirmed, for PAUSE_DIR/go.N '
                    '(PAUSE_DIR/paused.N says it waits)')
     p.add_argument('--pause-dir', default='/tmp')
+    p.add_argument('--fail-nth', type=int, default=0,
+                   help='client: the first sendmsg() runs with this thread\'s fail-nth at N '
+                   '(debug kernels: its N-th allocation fault injection may fail, fails); '
+                   'reports fail_nth_left, 0 when it fired')
     p.add_argument('--evs', help='client: BASE,COUNT, the socket\'s own EV set (MRT_EVS)')
     p.add_argument('--while-exists', help='client: send messages (at most --count) while '
                    'this file exists')
