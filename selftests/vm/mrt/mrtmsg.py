@@ -232,15 +232,16 @@ def client(a):
                 drain_errq(s, report)
         data = message(seq, size)
         anc = [(SOL_MRT, MRT_COOKIE, struct.pack('=Q', a.cookie_base + seq))]
+        nth = a.fail_nth if seq == 0 else 0
         while True:
             try:
-                if seq == 0 and a.fail_nth:
-                    fail_nth(a.fail_nth)
+                if nth:
+                    fail_nth(nth)
                 try:
                     s.sendmsg([data], anc, socket.MSG_DONTWAIT if a.dontwait else 0,
                               (a.addr, a.ep))
                 finally:
-                    if seq == 0 and a.fail_nth:
+                    if nth:
                         # what was left of the count (0: a failure was
                         # injected), then off
                         report['fail_nth_left'] = fail_nth(0)

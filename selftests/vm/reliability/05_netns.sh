@@ -28,12 +28,17 @@ for cc in nscc dcqcn swift; do
 	allow_cc "$cc" || exit 1
 done
 
-# slabs: "cache objects ..." after a shrink of each cache
+# slab_objs CACHE: its objects in use, after a shrink (so that objects
+# freed to a CPU's slab count as free)
+slab_objs() {
+	echo 1 >"/sys/kernel/slab/$1/shrink"
+	cut -d' ' -f1 "/sys/kernel/slab/$1/objects"
+}
+# slabs: "cache objects ..." for each cache
 slabs() {
 	local c
 	for c in "${CACHES[@]}"; do
-		echo 1 >"/sys/kernel/slab/$c/shrink"
-		printf '%s %s ' "$c" "$(cut -d' ' -f1 "/sys/kernel/slab/$c/objects")"
+		printf '%s %s ' "$c" "$(slab_objs "$c")"
 	done
 }
 # at_most BASE: every cache holds at most what BASE says
@@ -101,22 +106,17 @@ round() {
 	return $rc
 }
 
-# netns_objs: the net_namespace cache's objects in use (after a shrink)
-netns_objs() {
-	echo 1 >/sys/kernel/slab/net_namespace/shrink
-	cut -d' ' -f1 /sys/kernel/slab/net_namespace/objects
-}
 # netns_back N: no more namespaces than N in use (cleanup_net has run)
-netns_back() { (($(netns_objs) <= $1)); }
+netns_back() { (($(slab_objs net_namespace) <= $1)); }
 
 ok=0
-netns0=$(netns_objs)
+netns0=$(slab_objs net_namespace)
 round || { log "# round 1: the flows did not all start"; ok=1; }
 # what the caches hold once the first round's namespaces are freed: the
 # kernel's cleanup_net work has run, and with it the sockets inside
 busywait 30000 sh -c '[ "$(ip netns list | wc -l)" -eq 0 ]'
 busywait 60000 netns_back "$netns0" ||
-	log "# round 1's namespaces not yet freed after 60 s ($(netns_objs) > $netns0 in use)"
+	log "# round 1's namespaces not yet freed after 60 s ($(slab_objs net_namespace) > $netns0 in use)"
 base=$(slabs)
 log "# after round 1: $base"
 for ((i = 2; i <= rounds; i++)); do
