@@ -150,6 +150,8 @@ struct mrt_obj {
 	uint8_t cmd;
 	uint16_t nest;
 	uint16_t key;			/* the attribute a do names */
+	uint16_t need;			/* one every object has, for everyone */
+	const char *need_name;
 	uint16_t max;			/* of the nest's attributes */
 	const struct mrt_field *fields;
 	size_t nfields;
@@ -159,24 +161,29 @@ struct mrt_obj {
 static const struct mrt_obj mrt_dest = {
 	.name = "dest", .cmd = MRT_NL_CMD_DEST_GET, .nest = MRT_NL_A_DEST,
 	.key = MRT_NL_DEST_A_ADDR, .max = MRT_NL_DEST_A_MAX,
+	.need = MRT_NL_DEST_A_ADDR, .need_name = "addr",
 	.fields = dest_fields, .nfields = ARRAY_SIZE(dest_fields),
 };
 
 static const struct mrt_obj mrt_pdc = {
 	.name = "pdc", .cmd = MRT_NL_CMD_PDC_GET, .nest = MRT_NL_A_PDC,
 	.key = MRT_NL_PDC_A_LID, .max = MRT_NL_PDC_A_MAX,
+	/* not lid: a kernel may keep the ids from an unprivileged user */
+	.need = MRT_NL_PDC_A_ROLE, .need_name = "role",
 	.fields = pdc_fields, .nfields = ARRAY_SIZE(pdc_fields),
 };
 
 static const struct mrt_obj mrt_ev = {
 	.name = "ev", .cmd = MRT_NL_CMD_EV_GET, .nest = MRT_NL_A_EV,
 	.key = MRT_NL_EV_A_PORT, .max = MRT_NL_EV_A_MAX,
+	.need = MRT_NL_EV_A_PORT, .need_name = "port",
 	.fields = ev_fields, .nfields = ARRAY_SIZE(ev_fields), .table = true,
 };
 
 static const struct mrt_obj mrt_rule = {
 	.name = "rule", .cmd = MRT_NL_CMD_DENY_GET, .nest = MRT_NL_A_EV,
 	.key = MRT_NL_EV_A_PORT, .max = MRT_NL_EV_A_MAX,
+	.need = MRT_NL_EV_A_PORT, .need_name = "port",
 	.fields = rule_fields, .nfields = ARRAY_SIZE(rule_fields),
 };
 
@@ -376,9 +383,11 @@ static int mrt_cb(const struct nlmsghdr *nlh, void *data)
 					    obj->fields[i].key,
 					    mnl_attr_get_payload_len(a));
 	}
-	if (!nt[obj->key] || (obj->nest == MRT_NL_A_EV && !nt[MRT_NL_EV_A_ADDR]))
+	if (!nt[obj->need])
 		return nl_bad_reply("mrt %s without its %s", obj->name,
-				    obj->fields[0].key);
+				    obj->need_name);
+	if (obj->nest == MRT_NL_A_EV && !nt[MRT_NL_EV_A_ADDR])
+		return nl_bad_reply("mrt %s without its addr", obj->name);
 	if (ctx->only && memcmp(mnl_attr_get_payload(nt[MRT_NL_EV_A_ADDR]),
 				ctx->only, sizeof(*ctx->only)))
 		return MNL_CB_OK;
