@@ -400,6 +400,8 @@ struct mrt_pdc {
 	struct rcu_head rcu;
 	u16 lid;			/* ours */
 	u16 rid;			/* the peer's; TX: 0 until its first answer */
+	u32 key;			/* this half's own key (none set yet: 0) */
+	u32 rkey;			/* the peer half's key (none set yet: 0) */
 	u8 role;
 	u8 state;
 	u8 family;

@@ -255,6 +255,8 @@ static int mrt_nl_fill_pdc(struct sk_buff *skb, struct mrt_pdc *pdc,
 	idle = div_u64(ktime_get_ns() - pdc->last_ns, NSEC_PER_MSEC);
 	err = nla_put_u16(skb, MRT_NL_PDC_A_LID, pdc->lid) ||
 	      nla_put_u16(skb, MRT_NL_PDC_A_RID, pdc->rid) ||
+	      nla_put_u32(skb, MRT_NL_PDC_A_KEY, pdc->key) ||
+	      nla_put_u32(skb, MRT_NL_PDC_A_RKEY, pdc->rkey) ||
 	      nla_put_u8(skb, MRT_NL_PDC_A_ROLE, pdc->role) ||
 	      nla_put_u8(skb, MRT_NL_PDC_A_STATE, pdc->state) ||
 	      nla_put_u8(skb, MRT_NL_PDC_A_FAMILY, pdc->family) ||

@@ -62,7 +62,8 @@ static int mrt_pdcs_show(struct seq_file *seq, void *v)
 	struct mrt_sock *ms;
 
 	if (v == SEQ_START_TOKEN) {
-		seq_puts(seq, "lid rid role state local_ep peer peer_ep ev una nxt cack range inflight_pkts rtx_queued srtt_us rto_us rcvd_bytes ooo\n");
+		/* key and rkey came last: columns are only added at the end */
+		seq_puts(seq, "lid rid role state local_ep peer peer_ep ev una nxt cack range inflight_pkts rtx_queued srtt_us rto_us rcvd_bytes ooo key rkey\n");
 		return 0;
 	}
 	ms = pdc->ms;
@@ -76,13 +77,14 @@ static int mrt_pdcs_show(struct seq_file *seq, void *v)
 		   mrt_pdc_state_names[pdc->state], ms->ep, &pdc->peer.a,
 		   pdc->peer_ep, pdc->ev);
 	if (pdc->role == MRT_PDC_TX)
-		seq_printf(seq, "%u %u - %u %u %u %u %u - -\n",
+		seq_printf(seq, "%u %u - %u %u %u %u %u - - ",
 			   pdc->snd.tx.una, pdc->snd.tx.nxt, pdc->range,
 			   pdc->snd.tx.nxt - pdc->snd.tx.una, pdc->snd.rtxq_len,
 			   pdc->snd.rto.srtt8 / 8, mrt_rto_now_us(pdc));
 	else
-		seq_printf(seq, "- - %u %u - - - - %llu %u\n", pdc->rx.cack,
+		seq_printf(seq, "- - %u %u - - - - %llu %u ", pdc->rx.cack,
 			   pdc->range, pdc->rx.rcvd_bytes, pdc->rx.ooo);
+	seq_printf(seq, "%08x %08x\n", pdc->key, pdc->rkey);
 	spin_unlock_bh(&ms->lock);
 	return 0;
 }

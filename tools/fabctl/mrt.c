@@ -13,7 +13,9 @@
  * snake_case (the spec's, Documentation/netlink/specs/mrt.yaml), in the
  * order of the tables below, and only those the kernel sent: a sending
  * PDC has no cack_psn, a receiving one no una_psn.  Addresses print as
- * IPv4 when they are IPv4-mapped; role, state and family as names.
+ * IPv4 when they are IPv4-mapped; role, state and family as names; a
+ * PDC's key and rkey as 8 hex digits, a string in JSON too, as
+ * /proc/net/mrt/pdcs prints them.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -38,6 +40,7 @@ enum mrt_kind {
 	K_FAMILY,
 	K_U8,
 	K_EVSTATE,
+	K_HEX32,
 };
 
 /* fabctl.h: monitor.c prints them too */
@@ -103,6 +106,8 @@ static const struct mrt_field rule_fields[] = {
 static const struct mrt_field pdc_fields[] = {
 	{ MRT_NL_PDC_A_LID,		"lid",			K_U16 },
 	{ MRT_NL_PDC_A_RID,		"rid",			K_U16 },
+	{ MRT_NL_PDC_A_KEY,		"key",			K_HEX32 },
+	{ MRT_NL_PDC_A_RKEY,		"rkey",			K_HEX32 },
 	{ MRT_NL_PDC_A_ROLE,		"role",			K_ROLE },
 	{ MRT_NL_PDC_A_STATE,		"state",		K_STATE },
 	{ MRT_NL_PDC_A_FAMILY,		"family",		K_FAMILY },
@@ -217,7 +222,7 @@ static const enum mnl_attr_data_type mnl_type[] = {
 	[K_U64] = MNL_TYPE_U64, [K_ADDR] = MNL_TYPE_BINARY,
 	[K_ROLE] = MNL_TYPE_U8, [K_STATE] = MNL_TYPE_U8,
 	[K_FAMILY] = MNL_TYPE_U8, [K_U8] = MNL_TYPE_U8,
-	[K_EVSTATE] = MNL_TYPE_U8,
+	[K_EVSTATE] = MNL_TYPE_U8, [K_HEX32] = MNL_TYPE_U32,
 };
 
 /* "198.18.0.2" for an IPv4-mapped address, else IPv6. */
@@ -240,6 +245,10 @@ static void put_field(struct kv_out *o, const struct mrt_field *f,
 	uint8_t v8;
 
 	switch (f->kind) {
+	case K_HEX32:
+		snprintf(buf, sizeof(buf), "%08x", mnl_attr_get_u32(a));
+		kv_str(o, f->key, buf);
+		break;
 	case K_U16:
 		kv_u64(o, f->key, mnl_attr_get_u16(a));
 		break;

@@ -170,11 +170,11 @@ enum mrt_nl_dest_a {
 };
 
 /*
- * Inside MRT_NL_A_PDC: one PDC.  Every PDC has LID to IDLE_MS and PKTS to
+ * Inside MRT_NL_A_PDC: one PDC.  Every PDC has LID to IDLE_MS, PKTS to
  * ECN (counters whose comment reads "this, or that" count this for a
- * sending PDC, that for a receiving one); a sending one (TX) also has
- * UNA_PSN to INFLIGHT_BYTES and RTX_SACK to RTO_EVENTS, a receiving one
- * (RX) CACK_PSN to RCV_CWND_PEN.
+ * sending PDC, that for a receiving one), KEY and RKEY; a sending one (TX)
+ * also has UNA_PSN to INFLIGHT_BYTES and RTX_SACK to RTO_EVENTS, a
+ * receiving one (RX) CACK_PSN to RCV_CWND_PEN.
  */
 enum mrt_nl_pdc_a {
 	MRT_NL_PDC_A_UNSPEC,
@@ -218,6 +218,8 @@ enum mrt_nl_pdc_a {
 	MRT_NL_PDC_A_RTX_TRIM,	/* u64: TX: the same after a trim NACK */
 	MRT_NL_PDC_A_RTX_RTO,	/* u64: TX: the same after a timeout */
 	MRT_NL_PDC_A_RTO_EVENTS, /* u64: TX: timer expiries that found packets due */
+	MRT_NL_PDC_A_KEY,	/* u32: this half's own key */
+	MRT_NL_PDC_A_RKEY,	/* u32: the peer half's key */
 
 	__MRT_NL_PDC_A_MAX,
 	MRT_NL_PDC_A_MAX = __MRT_NL_PDC_A_MAX - 1
