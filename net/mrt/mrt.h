@@ -398,6 +398,9 @@ struct mrt_pdc {
 	struct list_head snode;		/* mrt_sock.pdc_list */
 	struct list_head wait_node;	/* mrt_dest.waiters */
 	struct rcu_head rcu;
+	/* lid to rkey, and the PSNs, are what a packet forged into the PDC
+	 * needs: /proc and netlink show them to CAP_NET_ADMIN only
+	 */
 	u16 lid;			/* ours */
 	u16 rid;			/* the peer's; TX: 0 until its first answer */
 	u32 key;			/* this half's own key (none set yet: 0) */

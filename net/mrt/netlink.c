@@ -6,7 +6,8 @@
  * show them, in typed attributes for fabctl and ynl.
  *
  *   DEST_GET  do: one destination, by address; dump: all of them
- *   PDC_GET   do: one PDC, by local id; dump: all of them, by id
+ *   PDC_GET   do (CAP_NET_ADMIN): one PDC, by local id; dump: all of
+ *             them, by id (ids, PSNs and keys for CAP_NET_ADMIN only)
  *   EV_GET    dump: every EV of one destination, or of all of them
  *   EV_SET    do (CAP_NET_ADMIN): deny or allow EVs of a destination
  *   EV_NTF    to the "events" group: an EV changed state
@@ -18,6 +19,16 @@
  * as long as the module.  Reads need no privilege, as the /proc files
  * do; EV_SET needs CAP_NET_ADMIN in the namespace's user namespace.  The
  * policies are strict (6.1 has no split ops: one policy per command).
+ *
+ * But a PDC's ids, PSNs and keys are what a packet forged into it needs,
+ * so, as /proc/net/mrt/pdcs does, PDC_GET gives them only to a requester
+ * with CAP_NET_ADMIN in the namespace's user namespace
+ * (netlink_ns_capable(): the socket's opener and the sender both): a
+ * dump asks once, at its start (the later parts run in whoever reads the
+ * socket), and leaves the attributes out for anyone else.  A do is
+ * refused to anyone else, with EPERM before the lookup: an answer by id,
+ * even ENOENT, would tell which ids exist.  The flag of the op cannot say
+ * this (it covers the dump too), so the handlers do.
  *
  * Denies are rules of the namespace (address, port range), kept apart
  * from the destinations: a destination lives only while it has PDCs or
@@ -184,8 +195,8 @@ cancel:
 #define PDC_U64(type, v) \
 	mrt_nl_put_u64(skb, MRT_NL_PDC_A_##type, (v), MRT_NL_PDC_A_PAD)
 
-/* What only a sending PDC has; under its socket's lock. */
-static int mrt_nl_put_tx(struct sk_buff *skb, struct mrt_pdc *pdc)
+/* What only a sending PDC has, the PSNs if admin; under its socket's lock. */
+static int mrt_nl_put_tx(struct sk_buff *skb, struct mrt_pdc *pdc, bool admin)
 {
 	struct mrt_dest *d = pdc->dest;
 	u64 cwnd, inflight;
@@ -194,8 +205,9 @@ static int mrt_nl_put_tx(struct sk_buff *skb, struct mrt_pdc *pdc)
 	cwnd = d->cc.cwnd;
 	inflight = max_t(s64, d->cc.inflight, 0);
 	spin_unlock(&d->lock);
-	return nla_put_u32(skb, MRT_NL_PDC_A_UNA_PSN, pdc->snd.tx.una) ||
-	       nla_put_u32(skb, MRT_NL_PDC_A_NXT_PSN, pdc->snd.tx.nxt) ||
+	return (admin &&
+		(nla_put_u32(skb, MRT_NL_PDC_A_UNA_PSN, pdc->snd.tx.una) ||
+		 nla_put_u32(skb, MRT_NL_PDC_A_NXT_PSN, pdc->snd.tx.nxt))) ||
 	       nla_put_u32(skb, MRT_NL_PDC_A_RTX_QUEUED, pdc->snd.rtxq_len) ||
 	       nla_put_u32(skb, MRT_NL_PDC_A_MSGS_QUEUED, pdc->ntmsgs) ||
 	       nla_put_u32(skb, MRT_NL_PDC_A_SRTT_US, pdc->snd.rto.srtt8 / 8) ||
@@ -209,20 +221,34 @@ static int mrt_nl_put_tx(struct sk_buff *skb, struct mrt_pdc *pdc)
 	       PDC_U64(RTO_EVENTS, pdc->st.rto_events);
 }
 
-/* What only a receiving PDC has; under its socket's lock. */
-static int mrt_nl_put_rx(struct sk_buff *skb, const struct mrt_pdc *pdc)
+/* What only a receiving PDC has, the PSN if admin; under its socket's
+ * lock.
+ */
+static int mrt_nl_put_rx(struct sk_buff *skb, const struct mrt_pdc *pdc,
+			 bool admin)
 {
-	return nla_put_u32(skb, MRT_NL_PDC_A_CACK_PSN, pdc->rx.cack) ||
+	return (admin &&
+		nla_put_u32(skb, MRT_NL_PDC_A_CACK_PSN, pdc->rx.cack)) ||
 	       PDC_U64(RCVD_BYTES, pdc->rx.rcvd_bytes) ||
 	       nla_put_u32(skb, MRT_NL_PDC_A_OOO_PKTS, pdc->rx.ooo) ||
 	       nla_put_u32(skb, MRT_NL_PDC_A_RCV_CWND_PEN, pdc->last_pen);
 }
 
+/* The ids and keys of a PDC, for admins; under its socket's lock. */
+static int mrt_nl_put_ids(struct sk_buff *skb, const struct mrt_pdc *pdc)
+{
+	return nla_put_u16(skb, MRT_NL_PDC_A_LID, pdc->lid) ||
+	       nla_put_u16(skb, MRT_NL_PDC_A_RID, pdc->rid) ||
+	       nla_put_u32(skb, MRT_NL_PDC_A_KEY, pdc->key) ||
+	       nla_put_u32(skb, MRT_NL_PDC_A_RKEY, pdc->rkey);
+}
+
 /* A PDC's message, under RCU: takes its socket's lock; -ENOENT (and no
- * message) if it is going.
+ * message) if it is going.  Its ids, PSNs and keys only if admin (the
+ * requester has CAP_NET_ADMIN over the namespace).
  */
 static int mrt_nl_fill_pdc(struct sk_buff *skb, struct mrt_pdc *pdc,
-			   u32 portid, u32 seq, int flags)
+			   u32 portid, u32 seq, int flags, bool admin)
 {
 	struct mrt_sock *ms = pdc->ms;
 	struct nlattr *nest;
@@ -253,10 +279,7 @@ static int mrt_nl_fill_pdc(struct sk_buff *skb, struct mrt_pdc *pdc,
 		goto cancel;
 	}
 	idle = div_u64(ktime_get_ns() - pdc->last_ns, NSEC_PER_MSEC);
-	err = nla_put_u16(skb, MRT_NL_PDC_A_LID, pdc->lid) ||
-	      nla_put_u16(skb, MRT_NL_PDC_A_RID, pdc->rid) ||
-	      nla_put_u32(skb, MRT_NL_PDC_A_KEY, pdc->key) ||
-	      nla_put_u32(skb, MRT_NL_PDC_A_RKEY, pdc->rkey) ||
+	err = (admin && mrt_nl_put_ids(skb, pdc)) ||
 	      nla_put_u8(skb, MRT_NL_PDC_A_ROLE, pdc->role) ||
 	      nla_put_u8(skb, MRT_NL_PDC_A_STATE, pdc->state) ||
 	      nla_put_u8(skb, MRT_NL_PDC_A_FAMILY, pdc->family) ||
@@ -271,8 +294,8 @@ static int mrt_nl_fill_pdc(struct sk_buff *skb, struct mrt_pdc *pdc,
 	      PDC_U64(MSGS, pdc->st.msgs) ||
 	      PDC_U64(TRIMS, pdc->st.trims) ||
 	      PDC_U64(ECN, pdc->st.ecn) ||
-	      (pdc->role == MRT_PDC_TX ? mrt_nl_put_tx(skb, pdc) :
-					  mrt_nl_put_rx(skb, pdc));
+	      (pdc->role == MRT_PDC_TX ? mrt_nl_put_tx(skb, pdc, admin) :
+					  mrt_nl_put_rx(skb, pdc, admin));
 	spin_unlock_bh(&ms->lock);
 	if (err) {
 		err = -EMSGSIZE;
@@ -415,6 +438,12 @@ static int mrt_nl_pdc_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	int err;
 
+	/* before the lookup: even ENOENT would tell which ids exist */
+	if (!netlink_ns_capable(skb, mn->net->user_ns, CAP_NET_ADMIN)) {
+		GENL_SET_ERR_MSG(info,
+				 "a PDC by id needs CAP_NET_ADMIN (ids and PSNs are an administrator's); a dump lists every PDC without them");
+		return -EPERM;
+	}
 	err = mrt_nl_do_parse(info, MRT_NL_A_PDC, MRT_NL_PDC_A_MAX,
 			      mrt_nl_pdc_policy, MRT_NL_PDC_A_LID, tb,
 			      "no PDC given (MRT_NL_A_PDC with its local id)",
@@ -426,19 +455,40 @@ static int mrt_nl_pdc_get_doit(struct sk_buff *skb, struct genl_info *info)
 		return -ENOMEM;
 	rcu_read_lock();
 	pdc = xa_load(&mn->pdcs, nla_get_u16(tb[MRT_NL_PDC_A_LID]));
-	err = pdc ? mrt_nl_fill_pdc(msg, pdc, info->snd_portid, info->snd_seq, 0) :
+	/* admin: the check above */
+	err = pdc ? mrt_nl_fill_pdc(msg, pdc, info->snd_portid, info->snd_seq,
+				    0, true) :
 		    -ENOENT;
 	rcu_read_unlock();
 	return mrt_nl_do_reply(info, msg, err, tb[MRT_NL_PDC_A_LID],
 			       "no PDC with that id");
 }
 
-/* Resumes at PDC id cb->args[0]. */
+/* The PDC dump's cb->args: where it resumes, and what it may show. */
+enum {
+	MRT_NL_PDC_DUMP_ID,		/* the next PDC id */
+	MRT_NL_PDC_DUMP_ADMIN,		/* 1: ids, PSNs and keys too */
+};
+
+/* Once per dump, in the requester's sendmsg(): may it see ids and PSNs?
+ * The later parts of the dump run in whoever reads the socket.
+ */
+static int mrt_nl_pdc_get_start(struct netlink_callback *cb)
+{
+	struct net *net = sock_net(cb->skb->sk);
+
+	cb->args[MRT_NL_PDC_DUMP_ADMIN] =
+		netlink_ns_capable(cb->skb, net->user_ns, CAP_NET_ADMIN);
+	return 0;
+}
+
+/* Resumes at PDC id cb->args[MRT_NL_PDC_DUMP_ID]. */
 static int mrt_nl_pdc_get_dumpit(struct sk_buff *skb,
 				 struct netlink_callback *cb)
 {
 	struct mrt_net *mn = mrt_net(sock_net(skb->sk));
-	unsigned long id = cb->args[0];
+	unsigned long id = cb->args[MRT_NL_PDC_DUMP_ID];
+	bool admin = cb->args[MRT_NL_PDC_DUMP_ADMIN];
 	struct mrt_pdc *pdc;
 	int err = 0;
 
@@ -448,9 +498,9 @@ static int mrt_nl_pdc_get_dumpit(struct sk_buff *skb,
 		return -EINVAL;
 	}
 	rcu_read_lock();
-	xa_for_each_start(&mn->pdcs, id, pdc, cb->args[0]) {
+	xa_for_each_start(&mn->pdcs, id, pdc, cb->args[MRT_NL_PDC_DUMP_ID]) {
 		err = mrt_nl_fill_pdc(skb, pdc, NETLINK_CB(cb->skb).portid,
-				      cb->nlh->nlmsg_seq, NLM_F_MULTI);
+				      cb->nlh->nlmsg_seq, NLM_F_MULTI, admin);
 		if (err == -ENOENT) {
 			err = 0;
 			continue;
@@ -459,7 +509,7 @@ static int mrt_nl_pdc_get_dumpit(struct sk_buff *skb,
 			break;
 	}
 	/* id: the PDC that did not fit, or one past the last */
-	cb->args[0] = err ? id : ULONG_MAX;
+	cb->args[MRT_NL_PDC_DUMP_ID] = err ? id : ULONG_MAX;
 	rcu_read_unlock();
 	if (err && !skb->len)
 		return err;
@@ -1002,6 +1052,7 @@ static const struct genl_ops mrt_genl_ops[] = {
 	{
 		.cmd = MRT_NL_CMD_PDC_GET,
 		.doit = mrt_nl_pdc_get_doit,
+		.start = mrt_nl_pdc_get_start,
 		.dumpit = mrt_nl_pdc_get_dumpit,
 		.policy = mrt_nl_pdc_get_policy,
 		.maxattr = MRT_NL_A_MAX,

@@ -3,7 +3,17 @@
  * /proc/net/mrt/pdcs and /proc/net/mrt/dests: one line per PDC and per
  * destination of the netns, with a header line naming the columns, as
  * /proc/net/udp does.  Addresses print as IPv6 (IPv4 v4-mapped: ::ffff:a.b.c.d).
+ *
+ * Both files are readable by all, but a PDC's ids (lid, rid), its PSNs
+ * (una, nxt, cack) and its keys (key, rkey) are what a packet forged into
+ * it needs, so, as TCP keeps its sequence numbers from other users, they
+ * print only for a reader with CAP_NET_ADMIN over the netns's user
+ * namespace; anyone else reads "-" in those columns, the header and the
+ * column count unchanged.  The reader is the opener: file->f_cred, the
+ * credentials of open(), asked once per open file (at its first read), so
+ * an fd passed to a privileged process shows no more than its opener saw.
  */
+#include <linux/capability.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 #include <net/net_namespace.h>
@@ -15,6 +25,18 @@
 static const char * const mrt_pdc_state_names[] = { MRT_PDC_STATES };
 #undef EM
 #undef EMe
+
+/* What an open /proc/net/mrt/pdcs may print: decided at its first read. */
+enum mrt_pdcs_view {
+	MRT_PDCS_UNDECIDED,		/* zeroed at open */
+	MRT_PDCS_ROWS,			/* no ids, PSNs or keys */
+	MRT_PDCS_ALL,			/* CAP_NET_ADMIN */
+};
+
+struct mrt_pdcs_iter {
+	struct seq_net_private p;	/* first: seq_file_net() reads it */
+	enum mrt_pdcs_view view;
+};
 
 /* An iterator over the PDC ids, so that a read of many PDCs goes page by
  * page, each under its own RCU section: position 0 is the header, then
@@ -34,6 +56,13 @@ static struct mrt_pdc *mrt_pdcs_from(struct seq_file *seq, loff_t *pos)
 static void *mrt_pdcs_start(struct seq_file *seq, loff_t *pos)
 	__acquires(RCU)
 {
+	struct mrt_pdcs_iter *it = seq->private;
+
+	if (it->view == MRT_PDCS_UNDECIDED)
+		it->view = file_ns_capable(seq->file,
+					   seq_file_net(seq)->user_ns,
+					   CAP_NET_ADMIN) ?
+			   MRT_PDCS_ALL : MRT_PDCS_ROWS;
 	rcu_read_lock();
 	if (!*pos)
 		return SEQ_START_TOKEN;
@@ -56,8 +85,19 @@ static void mrt_pdcs_stop(struct seq_file *seq, void *v)
 	rcu_read_unlock();
 }
 
+/* An id or PSN column: its value for a reader who sees all, else "-". */
+static void mrt_pdcs_put(struct seq_file *seq, bool all, u32 v)
+{
+	if (all)
+		seq_printf(seq, "%u ", v);
+	else
+		seq_puts(seq, "- ");
+}
+
 static int mrt_pdcs_show(struct seq_file *seq, void *v)
 {
+	const struct mrt_pdcs_iter *it = seq->private;
+	bool all = it->view == MRT_PDCS_ALL;
 	struct mrt_pdc *pdc = v;
 	struct mrt_sock *ms;
 
@@ -72,19 +112,28 @@ static int mrt_pdcs_show(struct seq_file *seq, void *v)
 		spin_unlock_bh(&ms->lock);
 		return 0;
 	}
-	seq_printf(seq, "%u %u %s %s %u %pI6c %u %u ", pdc->lid, pdc->rid,
+	mrt_pdcs_put(seq, all, pdc->lid);
+	mrt_pdcs_put(seq, all, pdc->rid);
+	seq_printf(seq, "%s %s %u %pI6c %u %u ",
 		   pdc->role == MRT_PDC_TX ? "tx" : "rx",
 		   mrt_pdc_state_names[pdc->state], ms->ep, &pdc->peer.a,
 		   pdc->peer_ep, pdc->ev);
-	if (pdc->role == MRT_PDC_TX)
-		seq_printf(seq, "%u %u - %u %u %u %u %u - - ",
-			   pdc->snd.tx.una, pdc->snd.tx.nxt, pdc->range,
+	if (pdc->role == MRT_PDC_TX) {
+		mrt_pdcs_put(seq, all, pdc->snd.tx.una);
+		mrt_pdcs_put(seq, all, pdc->snd.tx.nxt);
+		seq_printf(seq, "- %u %u %u %u %u - - ", pdc->range,
 			   pdc->snd.tx.nxt - pdc->snd.tx.una, pdc->snd.rtxq_len,
 			   pdc->snd.rto.srtt8 / 8, mrt_rto_now_us(pdc));
+	} else {
+		seq_puts(seq, "- - ");
+		mrt_pdcs_put(seq, all, pdc->rx.cack);
+		seq_printf(seq, "%u - - - - %llu %u ", pdc->range,
+			   pdc->rx.rcvd_bytes, pdc->rx.ooo);
+	}
+	if (all)
+		seq_printf(seq, "%08x %08x\n", pdc->key, pdc->rkey);
 	else
-		seq_printf(seq, "- - %u %u - - - - %llu %u ", pdc->rx.cack,
-			   pdc->range, pdc->rx.rcvd_bytes, pdc->rx.ooo);
-	seq_printf(seq, "%08x %08x\n", pdc->key, pdc->rkey);
+		seq_puts(seq, "- -\n");
 	spin_unlock_bh(&ms->lock);
 	return 0;
 }
@@ -122,7 +171,7 @@ static int mrt_dests_show(struct seq_file *seq, void *v)
 int mrt_proc_init(struct net *net, struct proc_dir_entry *dir)
 {
 	if (!proc_create_net("pdcs", 0444, dir, &mrt_pdcs_ops,
-			     sizeof(struct seq_net_private)) ||
+			     sizeof(struct mrt_pdcs_iter)) ||
 	    !proc_create_net_single("dests", 0444, dir, mrt_dests_show, NULL))
 		return -ENOMEM;
 	return 0;

@@ -16,7 +16,9 @@
 # attribute set (names, values, order, the type its header comment states,
 # the nest it holds, the max/count entries); the commands (values, the
 # permission, do/dump/notification and top-level attributes their header
-# comments state); the struct definitions (members, types, order; the layout
+# comments state: a comment naming CAP_NET_ADMIN needs the op's flag,
+# unless it says what happens "Without CAP_NET_ADMIN", a check of the
+# handler's own); the struct definitions (members, types, order; the layout
 # packed as ynl decodes it, the size the header's comment gives and that of
 # the sock_diag struct it travels as).  Also the spec's own shape: the keys
 # and types of mainline's genetlink-legacy schema and the protocol level
@@ -792,7 +794,12 @@ class Checks:
                 for k in ('event', 'notify', 'mcgrp'):
                     if k in y:
                         p.append(f'{w}: {k} in the spec, no notification in the header')
-            if 'CAP_NET_ADMIN' in c:
+            # The flag makes genetlink refuse every request of the command
+            # (do and dump); a comment that says what happens "Without
+            # CAP_NET_ADMIN" describes the handler's own, finer check
+            # (PDC_GET: the do refused, the dump without the ids), which
+            # no flag can express.
+            if 'CAP_NET_ADMIN' in c and not re.search(r'\bWithout CAP_NET_ADMIN\b', c):
                 need = {'uns-admin-perm' if 'user namespace' in c else 'admin-perm'}
             else:
                 need = set()

@@ -12,7 +12,9 @@
  * one JSON object in an array.  Keys are the attributes' names in
  * snake_case (the spec's, Documentation/netlink/specs/mrt.yaml), in the
  * order of the tables below, and only those the kernel sent: a sending
- * PDC has no cack_psn, a receiving one no una_psn.  Addresses print as
+ * PDC has no cack_psn, a receiving one no una_psn, and without
+ * CAP_NET_ADMIN a PDC has no lid, rid, PSNs, key or rkey (the kernel keeps
+ * them from other users, and refuses pdc show LID).  Addresses print as
  * IPv4 when they are IPv4-mapped; role, state and family as names; a
  * PDC's key and rkey as 8 hex digits, a string in JSON too, as
  * /proc/net/mrt/pdcs prints them.
@@ -173,7 +175,7 @@ static const struct mrt_obj mrt_dest = {
 static const struct mrt_obj mrt_pdc = {
 	.name = "pdc", .cmd = MRT_NL_CMD_PDC_GET, .nest = MRT_NL_A_PDC,
 	.key = MRT_NL_PDC_A_LID, .max = MRT_NL_PDC_A_MAX,
-	/* not lid: a kernel may keep the ids from an unprivileged user */
+	/* not lid: only CAP_NET_ADMIN gets the ids */
 	.need = MRT_NL_PDC_A_ROLE, .need_name = "role",
 	.fields = pdc_fields, .nfields = ARRAY_SIZE(pdc_fields),
 };

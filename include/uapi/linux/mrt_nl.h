@@ -5,8 +5,11 @@
  * The transport's attributes and counters are not here but in the "fabric"
  * family under the module name "mrt", as every module's are.
  *
- * Reads are open to every user, as /proc/net/mrt/{pdcs,dests} are; a
- * dump covers the namespace of the requesting socket.
+ * Reads are open to every user, as /proc/net/mrt/{pdcs,dests} are, except
+ * a PDC's ids, PSNs and keys (the MRT_NL_PDC_A_* marked "admin"): what a
+ * packet forged into the PDC needs, they go, here and in /proc, only to a
+ * requester with CAP_NET_ADMIN in the namespace's user namespace.  A dump
+ * covers the namespace of the requesting socket.
  * Documentation/networking/mrt.rst describes the fields and
  * Documentation/netlink/specs/mrt.yaml is the same family in the ynl
  * genetlink format (a host test checks that the two agree).  This header is
@@ -88,6 +91,10 @@ enum mrt_nl_cmd {
 	 * closing).  A dump takes no filter.  One reply
 	 * message per PDC: MRT_NL_A_NETNS_INUM and MRT_NL_A_PDC with the
 	 * attributes of its role (MRT_NL_PDC_A_* comments say which).
+	 * Without CAP_NET_ADMIN in the namespace's user namespace a do is
+	 * refused (EPERM, with an extack message, before the lookup: even
+	 * ENOENT would tell which ids exist) and a dump leaves out the
+	 * attributes marked "admin" (the ids, PSNs and keys).
 	 */
 	MRT_NL_CMD_PDC_GET,
 	/*
@@ -174,13 +181,17 @@ enum mrt_nl_dest_a {
  * ECN (counters whose comment reads "this, or that" count this for a
  * sending PDC, that for a receiving one), KEY and RKEY; a sending one (TX)
  * also has UNA_PSN to INFLIGHT_BYTES and RTX_SACK to RTO_EVENTS, a
- * receiving one (RX) CACK_PSN to RCV_CWND_PEN.
+ * receiving one (RX) CACK_PSN to RCV_CWND_PEN.  Those marked "admin" (LID,
+ * RID, the PSNs, KEY, RKEY) only when the requester has CAP_NET_ADMIN in
+ * the namespace's user namespace.
  */
 enum mrt_nl_pdc_a {
 	MRT_NL_PDC_A_UNSPEC,
 	MRT_NL_PDC_A_PAD,	/* pad: aligns the u64 values */
-	MRT_NL_PDC_A_LID,	/* u16: its id here (the peer's dpdcid) */
-	MRT_NL_PDC_A_RID,	/* u16: the peer's id for it; TX: 0 until answered */
+	MRT_NL_PDC_A_LID,	/* u16, admin: its id here (the peer's dpdcid) */
+	MRT_NL_PDC_A_RID,	/* u16, admin: the peer's id for it; TX: 0
+				 * until answered
+				 */
 	MRT_NL_PDC_A_ROLE,	/* u8: enum mrt_nl_pdc_role */
 	MRT_NL_PDC_A_STATE,	/* u8: enum mrt_nl_pdc_state */
 	MRT_NL_PDC_A_FAMILY,	/* u8: AF_INET or AF_INET6 */
@@ -193,8 +204,10 @@ enum mrt_nl_pdc_a {
 				 */
 	MRT_NL_PDC_A_RANGE,	/* u32: its PSN window, in packets */
 	MRT_NL_PDC_A_IDLE_MS,	/* u32: since its last packet in or out */
-	MRT_NL_PDC_A_UNA_PSN,	/* u32: TX: the oldest PSN not acknowledged */
-	MRT_NL_PDC_A_NXT_PSN,	/* u32: TX: the next PSN to send */
+	MRT_NL_PDC_A_UNA_PSN,	/* u32, admin: TX: the oldest PSN not
+				 * acknowledged
+				 */
+	MRT_NL_PDC_A_NXT_PSN,	/* u32, admin: TX: the next PSN to send */
 	MRT_NL_PDC_A_RTX_QUEUED, /* u32: TX: packets queued to be sent again */
 	MRT_NL_PDC_A_MSGS_QUEUED, /* u32: TX: messages not yet acknowledged whole */
 	MRT_NL_PDC_A_SRTT_US,	/* u32: TX: smoothed RTT; 0: no sample yet */
@@ -202,7 +215,7 @@ enum mrt_nl_pdc_a {
 	MRT_NL_PDC_A_RTO_US,	/* u32: TX: the retransmission timeout now */
 	MRT_NL_PDC_A_CWND_BYTES, /* u64: TX: the window it sends under */
 	MRT_NL_PDC_A_INFLIGHT_BYTES, /* u64: TX: that window's bytes in flight */
-	MRT_NL_PDC_A_CACK_PSN,	/* u32: RX: the next PSN expected */
+	MRT_NL_PDC_A_CACK_PSN,	/* u32, admin: RX: the next PSN expected */
 	MRT_NL_PDC_A_RCVD_BYTES, /* u64: RX: first-time bytes, out of order too */
 	MRT_NL_PDC_A_OOO_PKTS,	/* u32: RX: packets that arrived above a hole */
 	MRT_NL_PDC_A_RCV_CWND_PEN, /* u32: RX: the penalty its ACKs carry, 0-127 */
@@ -218,8 +231,8 @@ enum mrt_nl_pdc_a {
 	MRT_NL_PDC_A_RTX_TRIM,	/* u64: TX: the same after a trim NACK */
 	MRT_NL_PDC_A_RTX_RTO,	/* u64: TX: the same after a timeout */
 	MRT_NL_PDC_A_RTO_EVENTS, /* u64: TX: timer expiries that found packets due */
-	MRT_NL_PDC_A_KEY,	/* u32: this half's own key */
-	MRT_NL_PDC_A_RKEY,	/* u32: the peer half's key */
+	MRT_NL_PDC_A_KEY,	/* u32, admin: this half's own key */
+	MRT_NL_PDC_A_RKEY,	/* u32, admin: the peer half's key */
 
 	__MRT_NL_PDC_A_MAX,
 	MRT_NL_PDC_A_MAX = __MRT_NL_PDC_A_MAX - 1
