@@ -12,8 +12,22 @@
  * section so that a socket starting meanwhile reads either the old
  * set or the new one.  A refused write changes nothing and says why: in
  * the netlink extended ACK, or for a sysctl in the kernel log (a sysctl
- * write can only fail with EINVAL).  Each value that changed is sent to
- * the "events" netlink group.
+ * write fails with EINVAL, or EPERM for a limit).  Each value that changed
+ * is sent to the "events" netlink group.
+ *
+ * Limits (FABRIC_ATTR_F_LIMIT: what bounds the memory a namespace makes
+ * the kernel hold) are held to init_net's in a namespace owned by a user
+ * namespace other than the initial one, whose root may write its own
+ * namespace's attributes but must not lift the bounds the initial
+ * namespace's administrator set: such a write may lower a limit, or set
+ * it to anything up to init_net's current value, and is refused with
+ * EPERM if it would raise it above that.  The check sits in
+ * fabric_net_commit(), which every per-netns write goes through, and a
+ * new such namespace starts each limit at most at init_net's value.  A
+ * limit already above init_net's (init_net lowered it later) stays until
+ * it is written; lowering it works.  init_net's value is read once per
+ * write, without its lock: a write that races with init_net's own is
+ * judged by the value before or after it.
  *
  * Module parameters are global, not per netns: they are checked against
  * the same rules once the module has registered (while it loads they are
@@ -60,6 +74,70 @@ void fabric_net_params(const struct fabric_net *fn, u32 *out)
 }
 EXPORT_SYMBOL_GPL(fabric_net_params);
 
+/* Why a write of a limit is refused (%u: init_net's value). */
+#define FABRIC_LIMIT_WHY \
+	"a namespace owned by a non-initial user namespace cannot raise it above the initial namespace's (%u)"
+
+/* -EPERM (and says why) if next raises a limit of a limited namespace
+ * above init_net's value; else 0.
+ */
+static int fabric_net_limit_check(const struct fabric_net *fn, const u32 *old,
+				  const u32 *next,
+				  struct netlink_ext_ack *extack)
+{
+	const struct fabric_module *mod = fn->mod;
+	const struct fabric_attr_desc *d;
+	const struct fabric_net *top;
+	unsigned int i;
+	u32 max;
+
+	if (!fabric_net_limited(fn->net))
+		return 0;
+	top = fabric_net(mod, &init_net);
+	for (i = 0; i < mod->nattrs; i++) {
+		d = &mod->desc[i];
+		if (!(d->flags & FABRIC_ATTR_F_LIMIT) || next[i] <= old[i])
+			continue;
+		max = fabric_net_attr(top, i);
+		if (next[i] <= max)
+			continue;
+		if (extack)
+			fabric_extack(extack, NULL,
+				      fabric_msg("%s: %s: " FABRIC_LIMIT_WHY,
+						 mod->name, d->name, max));
+		else
+			pr_warn_ratelimited("%s: %s: " FABRIC_LIMIT_WHY "\n",
+					    mod->sysctl_path, d->name, max);
+		return -EPERM;
+	}
+	return 0;
+}
+
+void fabric_net_limit_start(struct fabric_net *fn)
+{
+	const struct fabric_module *mod = fn->mod;
+	const struct fabric_net *top;
+	const char *why = "";
+	unsigned int i;
+
+	if (!fabric_net_limited(fn->net))
+		return;
+	top = fabric_net(mod, &init_net);
+	for (i = 0; i < mod->nattrs; i++)
+		if (mod->desc[i].flags & FABRIC_ATTR_F_LIMIT)
+			fn->attr[i] = min(fn->attr[i], fabric_net_attr(top, i));
+	/* Each limit is the smaller of two values that passed the module's
+	 * rules, and rules among limits (a <= b) hold for the smaller of
+	 * each; one that ties a limit to another attribute may not.  Then
+	 * the namespace starts from init_net's whole set, which passed.
+	 */
+	if (mod->check && mod->check(fn->attr, &why)) {
+		pr_warn_ratelimited("%s: %s: a new namespace starts from the initial namespace's values\n",
+				    mod->sysctl_path, why);
+		fabric_net_params(top, fn->attr);
+	}
+}
+
 int fabric_net_commit(struct fabric_net *fn, const struct fabric_attr_write *w,
 		      unsigned int n, struct netlink_ext_ack *extack)
 {
@@ -79,6 +157,9 @@ int fabric_net_commit(struct fabric_net *fn, const struct fabric_attr_write *w,
 	memcpy(next, old, mod->nattrs * sizeof(u32));
 	for (i = 0; i < n; i++)
 		next[w[i].id] = w[i].val;
+	err = fabric_net_limit_check(fn, old, next, extack);
+	if (err)
+		goto out;
 	if (mod->check && mod->check(next, &why)) {
 		fabric_extack(extack, NULL, why);
 		if (!extack)

@@ -8,6 +8,7 @@
 #define _FABRIC_FABRIC_H
 
 #include <linux/netlink.h>
+#include <linux/user_namespace.h>
 #include <net/fabric/module.h>
 
 /* The registered modules; fabric_lock protects the list and each
@@ -29,13 +30,28 @@ struct fabric_attr_write {
 	u32 val;
 };
 
-/* Writes n values of this netns's attributes at once: the module's rule
- * across attributes is checked on the whole result first; on failure
- * nothing changes and extack (which may be NULL) says why.  Notifies
- * each value that changed.  Takes fn->lock.
+/* Writes n values of this netns's attributes at once: the limits
+ * (-EPERM, fabric_net_limited()) and the module's rule across attributes
+ * (-EINVAL) are checked on the whole result first; on failure nothing
+ * changes and extack (which may be NULL: the kernel log) says why.
+ * Notifies each value that changed.  Takes fn->lock.
  */
 int fabric_net_commit(struct fabric_net *fn, const struct fabric_attr_write *w,
 		      unsigned int n, struct netlink_ext_ack *extack);
+
+/* The namespace's limits (FABRIC_ATTR_F_LIMIT) are held to init_net's:
+ * it is owned by a user namespace other than the initial one.
+ */
+static inline bool fabric_net_limited(const struct net *net)
+{
+	return net->user_ns != &init_user_ns;
+}
+
+/* A new namespace's start: each limit of a limited one at most init_net's. */
+void fabric_net_limit_start(struct fabric_net *fn);
+
+/* A message that lives as long as fabric.ko (netlink.c), for an extack. */
+__printf(1, 2) const char *fabric_msg(const char *fmt, ...);
 
 /* An extended-ACK message that is not a literal: msg must outlive the
  * request (fabric_msg() in netlink.c, or static).  attr may be NULL.

@@ -15,14 +15,16 @@
  * runs); the values' ranges, which differ per attribute, are checked
  * against the attribute table.  ATTR_SET needs CAP_NET_ADMIN in the user
  * namespace that owns the network namespace (GENL_UNS_ADMIN_PERM), as a
- * sysctl write in that namespace does.
+ * sysctl write in that namespace does; if that user namespace is not the
+ * initial one, the limits are held to init_net's (attr.c, EPERM).
  *
  * Refusals carry an extended-ACK message naming the attribute and, for a
  * value, its range.  6.1's extack holds a pointer to a message, not the
  * message, and sends it after the handler has returned and dropped every
  * lock, so a message must outlive its module: formatted messages are
  * interned here (fabric_msg()), once per distinct text, and freed with
- * fabric.ko.  Texts come from the attribute tables and fixed reasons only,
+ * fabric.ko.  Texts come from the attribute tables, fixed reasons and
+ * init_net's values of the limits (which only its administrator sets),
  * never from a request, so their number is bounded.
  */
 #include <linux/slab.h>
@@ -52,7 +54,7 @@ static LIST_HEAD(fabric_msgs);
 /* A message that lives as long as fabric.ko, or a fixed one if out of
  * memory.
  */
-static __printf(1, 2) const char *fabric_msg(const char *fmt, ...)
+__printf(1, 2) const char *fabric_msg(const char *fmt, ...)
 {
 	struct fabric_msg *m;
 	va_list ap;

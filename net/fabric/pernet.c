@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Per-netns state of each registered module (struct fabric_net): a new
- * namespace copies the module parameters, then gets its counters, its
- * sysctls and its /proc/net/<name>_stat file; exit unwinds in reverse.
+ * namespace copies the module parameters (its limits at most init_net's
+ * if a user namespace other than the initial one owns it), then gets its
+ * counters, its sysctls and its /proc/net/<name>_stat file; exit unwinds
+ * in reverse.
  * One pernet_operations per module, in its descriptor, so that the
  * state's size follows the module's attribute count and the state goes
  * with the module.  Its two callbacks are the module's own, made by
@@ -67,6 +69,7 @@ int fabric_net_init(struct net *net, struct fabric_module *mod)
 	for (i = 0; i < mod->nattrs; i++)
 		fn->attr[i] = fabric_module_default(mod, i);
 	kernel_param_unlock(mod->owner);
+	fabric_net_limit_start(fn);
 
 	fn->stats = __alloc_percpu(mod->nstats * sizeof(u64), sizeof(u64));
 	if (!fn->stats)

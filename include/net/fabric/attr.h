@@ -2,10 +2,10 @@
 /*
  * Attribute descriptors: one table per module describes each user-facing
  * knob once (name, kind, default, range, help).  From it the kernel side
- * (net/core/fabric_attr.c, declared in
- * include/net/fabric/pernet.h) makes module parameters and per-netns sysctls,
- * and will make generic netlink attributes; userspace tools (ccreplay
- * --set) parse the same names with the same rules.
+ * (net/fabric/, declared in include/net/fabric/module.h) makes module
+ * parameters, per-netns sysctls and the fabric generic netlink family's
+ * attributes; userspace tools (ccreplay --set) parse the same names with
+ * the same rules.
  *
  * Names are the spec pages' attribute names in snake_case with the unit in
  * the name; fractions are thousandths.  The table is an X-macro list of the
@@ -30,6 +30,21 @@ enum fabric_attr_kind {
 	FABRIC_ATTR_ENUM,	/* written and read by name; a number also works */
 };
 
+/*
+ * Flags of an attribute (struct fabric_attr_desc.flags; the same bits as
+ * the uapi's enum fabric_attr_flags).
+ *
+ * FABRIC_ATTR_F_LIMIT: a resource limit, a number whose larger values let
+ * a namespace make the kernel hold more (PDCs, message bytes, a PSN
+ * window, an idle PDC's lifetime).  In a network namespace owned by a user
+ * namespace other than the initial one, no write may raise a limit above
+ * init_net's value of it, and a new such namespace starts each limit at
+ * the smaller of the module parameter and init_net's value
+ * (net/fabric/attr.c).  Module parameters, which are global, are not
+ * affected.
+ */
+#define FABRIC_ATTR_F_LIMIT	BIT(0)
+
 struct fabric_attr_desc {
 	const char *name;
 	const char *help;
@@ -39,12 +54,24 @@ struct fabric_attr_desc {
 	u32 min;
 	u32 max;
 	u8 kind;
+	u8 flags;			/* FABRIC_ATTR_F_* */
 };
 
-/* The kinds as the X-macro lists spell them. */
+/*
+ * The kinds as the X-macro lists spell them, each with its flags, so that
+ * a row stays one row and marking it is one word: LIMIT is a U32 that is
+ * a resource limit.  A table that uses a kind with enum names defines its
+ * <TABLE>_NAMES_<kind> too (net/mrt/attr_desc.h).
+ */
 #define FABRIC_ATTR_KIND_U32		FABRIC_ATTR_U32
 #define FABRIC_ATTR_KIND_BOOL		FABRIC_ATTR_BOOL
 #define FABRIC_ATTR_KIND_FLAVOUR	FABRIC_ATTR_ENUM
+#define FABRIC_ATTR_KIND_LIMIT		FABRIC_ATTR_U32
+
+#define FABRIC_ATTR_FLAGS_U32		0
+#define FABRIC_ATTR_FLAGS_BOOL		0
+#define FABRIC_ATTR_FLAGS_FLAVOUR	0
+#define FABRIC_ATTR_FLAGS_LIMIT		FABRIC_ATTR_F_LIMIT
 
 /* Builds one struct fabric_attr_desc from an X-macro row. */
 #define FABRIC_ATTR_DESC(_name, _kind, _def, _lo, _hi, _unit, _help, _names) \
@@ -53,6 +80,7 @@ struct fabric_attr_desc {
 		.unit = (_unit),					\
 		.def = (_def), .min = (_lo), .max = (_hi),		\
 		.kind = FABRIC_ATTR_KIND_##_kind,			\
+		.flags = FABRIC_ATTR_FLAGS_##_kind,			\
 	}
 
 /*
