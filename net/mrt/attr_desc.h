@@ -17,6 +17,7 @@
 #define FABRIC_ATTR_FLAGS_EV_POLICY	0
 
 #define MRT_NAMES_U32		NULL
+#define MRT_NAMES_LIMIT		NULL
 #define MRT_NAMES_BOOL		NULL
 #define MRT_NAMES_FLAVOUR	nscc_flavour_names
 #define MRT_NAMES_EV_POLICY	mrt_ev_policy_names

@@ -8,14 +8,20 @@
  * of the fabric netlink family.  Defaults are the spec pages' where they
  * give one (sack_loss_min_retx_pkts, qp_groups_enabled); the rest are
  * this transport's and Documentation/networking/mrt.rst says why.
+ *
+ * kind LIMIT is a U32 that bounds what a namespace makes the kernel hold
+ * (FABRIC_ATTR_F_LIMIT, include/net/fabric/attr.h): a namespace owned by
+ * a user namespace other than the initial one cannot raise it above
+ * init_net's value.  Mark every such row LIMIT, with larger values
+ * meaning more memory.
  */
 MRT_ATTR(udp_port, U32, 4794, 1, 65535, "",
 	 "UDP destination port of every mrt packet; takes effect when the netns has no mrt socket")
 MRT_ATTR(mss, U32, 1400, 64, 8900, "bytes",
 	 "Payload bytes per data packet (the packet adds 32 + 8 + 20 or 40 header bytes)")
-MRT_ATTR(max_msg_bytes, U32, 16777216, 0, 1073741824, "bytes",
+MRT_ATTR(max_msg_bytes, LIMIT, 16777216, 0, 1073741824, "bytes",
 	 "Largest message sendmsg() takes (also bounded by SO_SNDBUF); EMSGSIZE above")
-MRT_ATTR(max_psn_range, U32, 1024, 64, 16384, "packets",
+MRT_ATTR(max_psn_range, LIMIT, 1024, 64, 16384, "packets",
 	 "PSN window of a PDC (the spec's MaxPSNRange): a power of two from 64 to 16384")
 MRT_ATTR(sack_loss_min_retx_pkts, U32, 512, 1, 16384, "packets",
 	 "A packet is presumed lost once a SACK reports a PSN more than this above it")
@@ -41,9 +47,9 @@ MRT_ATTR(use_distinct_dscp_for_retransmits, BOOL, 0, 0, 1, "",
 	 "1: retransmissions carry retransmit_dscp")
 MRT_ATTR(retransmit_dscp, U32, 0, 0, 63, "",
 	 "DSCP of retransmissions when use_distinct_dscp_for_retransmits is 1")
-MRT_ATTR(max_pdcs, U32, 4096, 1, 1048576, "PDCs",
+MRT_ATTR(max_pdcs, LIMIT, 4096, 1, 1048576, "PDCs",
 	 "Most PDCs (either direction) in the netns; a SYN beyond it is NACKed NO_RESOURCE")
-MRT_ATTR(pdc_idle_ms, U32, 5000, 10, 3600000, "ms",
+MRT_ATTR(pdc_idle_ms, LIMIT, 5000, 10, 3600000, "ms",
 	 "An idle sending PDC is freed after this (ms); a receiving one after twice it")
 MRT_ATTR(ev_base, U32, 49152, 1, 65535, "",
 	 "First UDP source port (EV) of a destination's EV set; with ev_count at most 65536")
