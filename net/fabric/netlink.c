@@ -154,6 +154,8 @@ static int fabric_put_attr(struct sk_buff *skb, const struct fabric_net *fn,
 	struct nlattr *nest, *names;
 	unsigned int i;
 
+	/* The table's flags are the uapi's bits. */
+	BUILD_BUG_ON(FABRIC_ATTR_F_LIMIT != FABRIC_ATTR_FLAG_LIMIT);
 	nest = nla_nest_start(skb, FABRIC_A_ATTR);
 	if (!nest)
 		return -EMSGSIZE;
@@ -166,7 +168,8 @@ static int fabric_put_attr(struct sk_buff *skb, const struct fabric_net *fn,
 	    nla_put_u32(skb, FABRIC_ATTR_A_MAX_VALUE, d->max) ||
 	    nla_put_u8(skb, FABRIC_ATTR_A_KIND, d->kind) ||
 	    nla_put_string(skb, FABRIC_ATTR_A_UNIT, fabric_attr_unit(d)) ||
-	    nla_put_string(skb, FABRIC_ATTR_A_HELP, d->help))
+	    nla_put_string(skb, FABRIC_ATTR_A_HELP, d->help) ||
+	    nla_put_u32(skb, FABRIC_ATTR_A_FLAGS, d->flags))
 		goto cancel;
 	if (d->kind == FABRIC_ATTR_ENUM && d->names) {
 		names = nla_nest_start(skb, FABRIC_ATTR_A_ENUM_NAMES);

@@ -5,7 +5,8 @@
  * show collects every reply (FABRIC_CMD_ATTR_GET: a dump, or with NAME a
  * do) into rows, copying what it keeps, then prints them: as a table whose
  * columns are as wide as their widest cell, or as a JSON array.  An enum
- * is printed by name, from the FABRIC_ATTR_A_ENUM_NAMES the reply carries.
+ * is printed by name, from the FABRIC_ATTR_A_ENUM_NAMES the reply carries,
+ * and a limit (FABRIC_ATTR_FLAG_LIMIT) is marked "(limit)".
  *
  * set sends one FABRIC_CMD_ATTR_SET with a FABRIC_A_ATTR nest (NAME, TEXT)
  * per argument and waits for the ACK: the kernel applies all or none.
@@ -42,6 +43,7 @@ const enum mnl_attr_data_type fabric_attr_policy[FABRIC_ATTR_A_MAX + 1] = {
 	[FABRIC_ATTR_A_ENUM_NAMES]	= MNL_TYPE_NESTED,
 	[FABRIC_ATTR_A_OLD]		= MNL_TYPE_U32,
 	[FABRIC_ATTR_A_TEXT]		= MNL_TYPE_NUL_STRING,
+	[FABRIC_ATTR_A_FLAGS]		= MNL_TYPE_U32,
 };
 
 /* The u32 attributes a row keeps, in the order of enum attr_num. */
@@ -70,6 +72,7 @@ struct attr_row {
 	char **enum_names;		/* [i]: the name of value i, or NULL */
 	unsigned int nenum;
 	int kind;			/* FABRIC_KIND_*, or -1: none given */
+	int64_t flags;			/* FABRIC_ATTR_FLAG_*, or -1: none given */
 	uint32_t netns_inum;		/* 0: none given */
 	uint32_t num[NUM_COUNT];
 	bool has[NUM_COUNT];
@@ -180,6 +183,9 @@ static int attr_show_cb(const struct nlmsghdr *nlh, void *data)
 		r->netns_inum = mnl_attr_get_u32(tb[FABRIC_A_NETNS_INUM]);
 	r->kind = at[FABRIC_ATTR_A_KIND] ?
 		  mnl_attr_get_u8(at[FABRIC_ATTR_A_KIND]) : -1;
+	r->flags = -1;
+	if (at[FABRIC_ATTR_A_FLAGS])
+		r->flags = mnl_attr_get_u32(at[FABRIC_ATTR_A_FLAGS]);
 	for (i = 0; i < NUM_COUNT; i++) {
 		if (!at[attr_num_type[i]])
 			continue;
@@ -206,6 +212,12 @@ static const char *attr_kind_name(int kind)
 	default:
 		return "unknown";
 	}
+}
+
+/* A resource limit (held to the initial namespace's in a user namespace's). */
+static bool attr_limit(const struct attr_row *r)
+{
+	return r->flags >= 0 && (r->flags & FABRIC_ATTR_FLAG_LIMIT);
 }
 
 /* An enum value's name, or NULL: print the number. */
@@ -239,6 +251,7 @@ enum attr_col {
 	COL_DEFAULT,
 	COL_RANGE,
 	COL_GLOBAL,
+	COL_LIMIT,
 	COL_HELP,
 	COL_COUNT
 };
@@ -282,6 +295,7 @@ static void attr_cells(const struct attr_row *r, struct attr_cells *c)
 		snprintf(c->global, sizeof(c->global), "(global %s)",
 			 attr_text(r, NUM_GLOBAL, a, sizeof(a)));
 	c->cell[COL_GLOBAL] = c->global;
+	c->cell[COL_LIMIT] = attr_limit(r) ? "(limit)" : "";
 	c->cell[COL_HELP] = r->help;
 }
 
@@ -343,6 +357,8 @@ static void attr_print_json(struct json *j, const struct attr_row *r)
 		if (r->has[i])
 			json_kv_u64(j, keys[i], r->num[i]);
 	json_kv_string(j, "kind", attr_kind_name(r->kind));
+	if (r->flags >= 0)
+		json_kv_raw(j, "limit", attr_limit(r) ? "true" : "false");
 	json_kv_string(j, "help", r->help);
 	if (r->netns_inum)
 		json_kv_u64(j, "netns_inum", r->netns_inum);

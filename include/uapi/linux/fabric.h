@@ -45,7 +45,10 @@ enum fabric_cmd {
 	 * FABRIC_ATTR_A_TEXT.  The values are checked one by one (range) and
 	 * together (the module's rules across attributes); all are applied or
 	 * none is.  Needs CAP_NET_ADMIN in the user namespace owning the
-	 * network namespace.  Each value that changed is notified.
+	 * network namespace; if that is not the initial user namespace, a
+	 * set that raises a limit (FABRIC_ATTR_FLAG_LIMIT) above the initial
+	 * network namespace's value is refused with EPERM.  Each value that
+	 * changed is notified.
 	 */
 	FABRIC_CMD_ATTR_SET,
 	/*
@@ -85,6 +88,18 @@ enum fabric_attr_kind_uapi {
 	FABRIC_KIND_ENUM,	/* the index of one of FABRIC_ATTR_A_ENUM_NAMES */
 };
 
+/* The flags of an attribute (FABRIC_ATTR_A_FLAGS), bits. */
+enum fabric_attr_flags {
+	/*
+	 * A resource limit (a larger value lets the namespace make the kernel
+	 * hold more): in a network namespace owned by a user namespace other
+	 * than the initial one, a set may not raise it above the initial
+	 * network namespace's value (EPERM), and a new such namespace starts
+	 * it at most there.
+	 */
+	FABRIC_ATTR_FLAG_LIMIT = 1 << 0,
+};
+
 /* Inside FABRIC_A_ATTR. */
 enum fabric_attr_a {
 	FABRIC_ATTR_A_UNSPEC,
@@ -102,6 +117,7 @@ enum fabric_attr_a {
 				   */
 	FABRIC_ATTR_A_OLD,	/* u32: in FABRIC_CMD_ATTR_NTF, the value before */
 	FABRIC_ATTR_A_TEXT,	/* string: in FABRIC_CMD_ATTR_SET, a value as text */
+	FABRIC_ATTR_A_FLAGS,	/* u32: enum fabric_attr_flags, bits */
 
 	__FABRIC_ATTR_A_MAX,
 	FABRIC_ATTR_A_MAX = __FABRIC_ATTR_A_MAX - 1
