@@ -16,9 +16,11 @@
  *
  * sysctl and netlink read and write the same per-netns values through one
  * path (fabric_net_commit() in net/fabric/attr.c): a range check on each
- * value, the module's check across all of them, then every value at once,
- * then a notification per change.  Devlink holds many drivers' parameters
- * the same way; Documentation/networking/control.rst has the model.
+ * value, the limits (FABRIC_ATTR_F_LIMIT) of a namespace that a
+ * non-initial user namespace owns against init_net's, the module's check
+ * across all of them, then every value at once, then a notification per
+ * change.  Devlink holds many drivers' parameters the same way;
+ * Documentation/networking/control.rst has the model.
  */
 #ifndef _NET_FABRIC_MODULE_H
 #define _NET_FABRIC_MODULE_H

@@ -24,6 +24,11 @@ or an enum's name; a sysctl write of 32 bytes or more is refused whole):
     threshold above a high one) leaving it unchanged.
 Afterwards every sysctl reads what fabctl reports.  Prints one JSON line;
 exits 1 on any violation (the first ten printed).
+
+The model is that of a namespace the initial user namespace owns (03_sysfuzz
+makes it with ip netns add), written by its root: there no limit is held to
+the initial namespace's value (in one another user namespace owns, a raise
+above it is EPERM: ctl/03_perm checks that).
 """
 import errno
 import json
