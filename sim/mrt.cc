@@ -154,7 +154,7 @@ static void Recv(uint32_t host, Ptr<Socket> sock)
             if (s != h.snds.end())
                 sim_mrt_snd_rx(s->second->s, hdr, len, now);
         } else if (type == SIM_MRT_TO_RCV && h.rcvs.count(id)) {
-            sim_mrt_rcv_probe(g_net, hdr, len, id, EmitPacket, &e);
+            sim_mrt_rcv_probe(h.rcvs[id], hdr, len, EmitPacket, &e);
         }
     }
 }

@@ -149,8 +149,24 @@ uint32_t sim_mrt_ev_count(const struct sim_mrt_net *net)
 /* pdc.c's mrt_nominal() for IPv4 */
 static u32 nominal(u32 payload)
 {
-	return 20 + 8 + MRT_DATA_HDR_LEN + payload;
+	return 20 + 8 + MRT_DATA_HDR_LEN + payload + mrt_data_pad(payload);
 }
+
+/* A PDC half's key: the kernel's is random; here any non-zero value that
+ * differs between PDCs will do (the simulation has no one to guess it).
+ */
+static u32 sim_key(u32 seed)
+{
+	u32 k = seed * 2654435761U ^ 0x5bd1e995;
+
+	return k ? k : 1;
+}
+
+/* The cookie every sender has: the simulated hosts are taken to have
+ * talked before (a kernel sender's first PDC to a host waits a round
+ * trip for one; its next ones for 64 to 128 s do not).
+ */
+#define SIM_COOKIE	0xc00c1e
 
 uint32_t sim_mrt_data_overhead(void)
 {
@@ -310,6 +326,7 @@ struct sim_mrt_snd {
 	struct sim_mrt_snd *wait_next;
 	struct mrt_snd snd;
 	u16 lid, rid;
+	u32 key, rkey;
 	u16 src_ep, dst_ep;
 	bool syn;		/* no answer yet */
 	int failed;
@@ -382,6 +399,7 @@ struct sim_mrt_snd *sim_mrt_snd_new(struct sim_mrt_net *net,
 	s->arm_fn = arm_fn;
 	s->user = user;
 	s->lid = lid;
+	s->key = sim_key(start_psn);
 	s->src_ep = src_ep;
 	s->dst_ep = dst_ep;
 	s->syn = true;
@@ -419,6 +437,8 @@ static void snd_emit_data(struct sim_mrt_snd *s, u32 psn, bool retx, u16 ev,
 		.spdcid = s->lid,
 		.dpdcid = s->rid,
 		.ev = ev,
+		.skey = s->key,
+		.dkey = s->rkey,
 	};
 	u8 hdr[MRT_DATA_HDR_LEN], dscp;
 
@@ -429,6 +449,8 @@ static void snd_emit_data(struct sim_mrt_snd *s, u32 psn, bool retx, u16 ev,
 	if (s->syn) {
 		p.flags |= MRT_DATA_F_SYN;
 		p.data.start_psn = s->start_psn;
+		p.dpdcid = 0;
+		p.dkey = SIM_COOKIE;
 	}
 	if (retx)
 		p.flags |= MRT_DATA_F_RETX;
@@ -453,7 +475,8 @@ static void snd_emit_data(struct sim_mrt_snd *s, u32 psn, bool retx, u16 ev,
 	if (retx)
 		s->st.retx++;
 	s->ev_bytes[ev - v[A_ev_base]] += plen;
-	emit(ctx, hdr, MRT_DATA_HDR_LEN, plen, ev, dscp << 2 | 2 /* ECT(0) */);
+	emit(ctx, hdr, MRT_DATA_HDR_LEN, plen + mrt_data_pad(plen), ev,
+	     dscp << 2 | 2 /* ECT(0) */);
 }
 
 /* pdc.c's mrt_pdc_probe(): the probes due on the destination's EVs. */
@@ -465,6 +488,8 @@ static void snd_probe(struct sim_mrt_snd *s, u64 now, sim_mrt_emit_fn emit,
 		.type = MRT_TYPE_CTRL,
 		.spdcid = s->lid,
 		.dpdcid = s->rid,
+		.skey = s->key,
+		.dkey = s->rkey,
 	};
 	u8 hdr[MRT_CTRL_HDR_LEN];
 	u64 next = U64_MAX;
@@ -620,14 +645,17 @@ void sim_mrt_snd_rx(struct sim_mrt_snd *s, const uint8_t *hdr,
 	int ev;
 
 	sim_now = now;
-	if (s->failed || mrt_parse(hdr, len, &p))
+	if (s->failed || mrt_parse(hdr, len, &p) || p.dkey != s->key)
 		return;
-	/* the first answer names the peer's PDC (pdc.c's mrt_pdc_answer()) */
+	/* the first answer names the peer's PDC and key (pdc.c's
+	 * mrt_pdc_answer())
+	 */
 	if (s->syn && p.spdcid && p.type != MRT_TYPE_CTRL) {
 		s->rid = p.spdcid;
+		s->rkey = p.skey;
 		s->syn = false;
 	}
-	if (p.spdcid != s->rid)
+	if (p.spdcid && (p.spdcid != s->rid || p.skey != s->rkey))
 		return;
 	/* as pdc.c: a push after an ACK, a trim NACK or a probe's answer;
 	 * after any answer the destination's waiters
@@ -780,6 +808,7 @@ struct sim_mrt_rcv {
 	struct mrt_rx rx;
 	bool init;
 	u16 lid, rid;
+	u32 key, rkey;
 	u32 since_ack;
 	u8 last_pen;
 	u8 *got;		/* per mss-sized piece of the message */
@@ -798,6 +827,7 @@ struct sim_mrt_rcv *sim_mrt_rcv_new(struct sim_mrt_net *net, struct sim_mrt_sock
 	r->k = k;
 	r->lid = lid;
 	r->rid = rid;
+	r->key = sim_key((u32)lid << 16 | rid);
 	r->bits = calloc(net->v[A_max_psn_range] / 64, sizeof(u64));
 	if (!r->bits)
 		abort();
@@ -813,6 +843,8 @@ static void rcv_nack(struct sim_mrt_rcv *r, const struct mrt_pkt *p, u8 code,
 		.spdcid = r->lid,
 		.dpdcid = p->spdcid,
 		.ev = p->ev,
+		.skey = r->key,
+		.dkey = p->skey,
 	};
 	u8 hdr[MRT_NACK_HDR_LEN];
 
@@ -845,6 +877,8 @@ static void rcv_ack(struct sim_mrt_rcv *r, const struct mrt_pkt *p, bool ce,
 		.spdcid = r->lid,
 		.dpdcid = r->rid,
 		.ev = p->ev,
+		.skey = r->key,
+		.dkey = r->rkey,
 	};
 	u8 hdr[MRT_ACK_HDR_LEN], pen = rcv_pen(r);
 
@@ -871,9 +905,17 @@ void sim_mrt_rcv_data(struct sim_mrt_rcv *r, const uint8_t *hdr,
 	*dup = 0;
 	if (mrt_parse(hdr, len, &p) || p.type != MRT_TYPE_DATA)
 		return;
+	/* pdc.c's checks: a packet to the PDC carries its key; a SYN, the
+	 * cookie (every simulated sender has it: SIM_COOKIE) and, once the
+	 * PDC is open, the key it opened with
+	 */
+	if (p.dpdcid ? p.dkey != r->key || p.skey != r->rkey :
+	    p.dkey != SIM_COOKIE || (r->init && p.skey != r->rkey))
+		return;
 	if (!r->init) {
 		if (!(p.flags & MRT_DATA_F_SYN))
 			return;
+		r->rkey = p.skey;
 		mrt_rx_init(&r->rx, p.data.start_psn, v[A_max_psn_range], r->bits);
 		r->len = p.data.msg_len;
 		r->got = calloc(r->len / r->net->mss + 1, 1);
@@ -888,13 +930,20 @@ void sim_mrt_rcv_data(struct sim_mrt_rcv *r, const uint8_t *hdr,
 			 MRT_NACK_TRIMMED_LASTHOP : MRT_NACK_TRIMMED, 0, emit, ctx);
 		return;
 	}
-	/* pdc.c's mrt_rcv_room(): a new packet in the window that does not
-	 * fit is NACKed, but the one at cack, which moves the window
+	/* pdc.c's mrt_rcv_room(), the engine's rule: a new packet in the
+	 * window that does not fit is NACKed, but one of the oldest message.
+	 * The simulated buffer counts payload bytes and its application
+	 * reads them as they come (nothing waits whole), so the oldest
+	 * message is taken to be the one whose packet is at cack, and a
+	 * flow's message is never refused whole (the kernel refuses a
+	 * message its buffer can never hold, MSG_TOO_BIG: a simulated
+	 * receiver delivers a flow's bytes as they arrive).
 	 */
 	sock_drain(r->k, now);
 	if (!mrt_psn_before(p.data.psn, r->rx.cack) &&
 	    p.data.psn - r->rx.cack < r->rx.range && !mrt_rx_has(&r->rx, p.data.psn) &&
-	    r->k->occ + p.data.payload_len > r->k->rcvbuf && p.data.psn != r->rx.cack) {
+	    mrt_rx_room(r->k->occ, p.data.payload_len, r->k->rcvbuf, false,
+			p.data.psn == r->rx.cack, 0) != MRT_RX_ROOM_OK) {
 		r->k->st.no_resource++;
 		rcv_nack(r, &p, MRT_NACK_NO_RESOURCE, 0, emit, ctx);
 		return;
@@ -923,22 +972,23 @@ void sim_mrt_rcv_data(struct sim_mrt_rcv *r, const uint8_t *hdr,
 		rcv_ack(r, &p, ce, emit, ctx);
 }
 
-void sim_mrt_rcv_probe(struct sim_mrt_net *net, const uint8_t *hdr,
-		       unsigned int len, uint16_t lid, sim_mrt_emit_fn emit,
-		       void *ctx)
+void sim_mrt_rcv_probe(struct sim_mrt_rcv *r, const uint8_t *hdr,
+		       unsigned int len, sim_mrt_emit_fn emit, void *ctx)
 {
 	struct mrt_pkt p, a = { .type = MRT_TYPE_CTRL };
 	u8 out[MRT_CTRL_HDR_LEN];
 
 	if (mrt_parse(hdr, len, &p) || p.type != MRT_TYPE_CTRL ||
-	    p.ctrl.ctl_type != MRT_CTRL_PROBE)
+	    p.ctrl.ctl_type != MRT_CTRL_PROBE || p.dkey != r->key)
 		return;
-	a.spdcid = lid;
+	a.spdcid = r->lid;
 	a.dpdcid = p.spdcid;
+	a.skey = r->key;
+	a.dkey = p.skey;
 	a.ev = p.ev;
 	a.ctrl.ctl_type = MRT_CTRL_PROBE_ACK;
 	a.ctrl.opaque = p.ctrl.opaque;
 	a.ctrl.psn = p.ctrl.psn;
 	mrt_build(out, &a);
-	emit(ctx, out, MRT_CTRL_HDR_LEN, 0, p.ev, net->v[A_data_dscp] << 2);
+	emit(ctx, out, MRT_CTRL_HDR_LEN, 0, p.ev, r->net->v[A_data_dscp] << 2);
 }

@@ -24,7 +24,7 @@ extern "C" {
 #endif
 
 /* The largest mrt header (an ACK's). */
-#define SIM_MRT_HDR_MAX	40
+#define SIM_MRT_HDR_MAX	48	/* MRT_DATA_MIN_LEN: a padded data packet's bytes */
 
 /* A packet to send: hdr (hlen bytes) then payload bytes of payload, from
  * UDP source port sport, with the IP TOS tos (DSCP << 2 | ECN).
@@ -64,7 +64,8 @@ struct sim_mrt_dest *sim_mrt_dest_new(struct sim_mrt_net *net, uint32_t seed,
 typedef void (*sim_mrt_arm_fn)(void *user, uint64_t at);
 
 /* A sending PDC (local id lid) of len bytes to a peer PDC it learns from
- * the first answer; its packets go out through emit(ectx, ...) and its
+ * the first answer (its key: from start_psn); its packets go out through
+ * emit(ectx, ...) and its
  * timer through arm(user, ...), also when another PDC of its destination
  * wakes it (the destination's waiters, as mrt_dest_kick()).
  */
@@ -132,10 +133,9 @@ void sim_mrt_rcv_data(struct sim_mrt_rcv *r, const uint8_t *hdr,
 		      unsigned int len, uint8_t tos, uint16_t sport, uint64_t now,
 		      sim_mrt_emit_fn emit, void *ctx, uint64_t *delivered,
 		      uint64_t *dup);
-/* A probe: answered on its EV. */
-void sim_mrt_rcv_probe(struct sim_mrt_net *net, const uint8_t *hdr,
-		       unsigned int len, uint16_t lid, sim_mrt_emit_fn emit,
-		       void *ctx);
+/* A probe for receiving PDC r: answered on its EV. */
+void sim_mrt_rcv_probe(struct sim_mrt_rcv *r, const uint8_t *hdr,
+		       unsigned int len, sim_mrt_emit_fn emit, void *ctx);
 
 #ifdef __cplusplus
 }

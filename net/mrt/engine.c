@@ -209,6 +209,8 @@ enum mrt_snd_nack_verdict mrt_snd_nack(struct mrt_snd *s,
 	case MRT_NACK_INV_DPDCID:
 	case MRT_NACK_CLOSING:
 		return MRT_SND_NACK_RESET;
+	case MRT_NACK_MSG_TOO_BIG:
+		return MRT_SND_NACK_TOO_BIG;
 	}
 
 	/* A NACK of an earlier transmission than the last is stale. */
@@ -216,6 +218,18 @@ enum mrt_snd_nack_verdict mrt_snd_nack(struct mrt_snd *s,
 	if (retx != !!(p->flags & MRT_NACK_F_RETX_ECHO) ||
 	    !(sl->flags & MRT_SLOT_INFLIGHT))
 		return MRT_SND_NACK_OLD;
+	/* The receiver keeps nothing of a SYN without its cookie: the
+	 * packet goes again at once with the cookie, its bytes out of
+	 * flight meanwhile, and it is no signal of congestion or loss.
+	 */
+	if (nk->nack_code == MRT_NACK_COOKIE) {
+		sl->flags &= ~MRT_SLOT_INFLIGHT;
+		ops->lock(ctx);
+		ops->cc(ctx, nscc_on_cack(d->cc, sl->bytes));
+		ops->unlock(ctx);
+		mrt_rtxq_add(s, psn, MRT_RTX_COOKIE);
+		return MRT_SND_NACK_COOKIE;
+	}
 	/* as in mrt_snd_ack(): not a SYN packet's RTT */
 	if (sl->tx_count == 1 && !(sl->flags & MRT_SLOT_SYN))
 		rtt = now - sl->sent_ns;

@@ -61,7 +61,8 @@ struct mrt_slot {
 	EM(MRT_RTX_TRIM, trim)			\
 	EM(MRT_RTX_SACK, sack)			\
 	EM(MRT_RTX_RTO, rto)			\
-	EMe(MRT_RTX_WAIT, wait)
+	EM(MRT_RTX_WAIT, wait)			\
+	EMe(MRT_RTX_COOKIE, cookie)
 
 #define EM(a, b)	a,
 #define EMe(a, b)	a,
@@ -177,7 +178,14 @@ enum mrt_snd_nack_verdict {
 	MRT_SND_NACK_OLD,	/* of an older transmission than the last */
 	MRT_SND_NACK_REFUSED,	/* NO_ENDPOINT: the PDC fails ECONNREFUSED */
 	MRT_SND_NACK_RESET,	/* INV_DPDCID, CLOSING: fails ECONNRESET */
+	MRT_SND_NACK_TOO_BIG,	/* MSG_TOO_BIG: its message fails EMSGSIZE,
+				 * the PDC's others ECONNRESET
+				 */
 	MRT_SND_NACK_RETX,	/* trimmed: queued to go again now */
+	MRT_SND_NACK_COOKIE,	/* a SYN without the peer's cookie, which
+				 * the NACK brings: queued to go again now,
+				 * no congestion signal
+				 */
 	MRT_SND_NACK_WAIT,	/* the receiver cannot take it yet: again
 				 * at wait_until (PSN_OOR_WINDOW,
 				 * NO_RESOURCE and the rest)
@@ -290,6 +298,40 @@ static inline bool mrt_rx_ack_at_once(const struct mrt_pkt *p, bool ce)
 {
 	return ce || p->flags & (MRT_DATA_F_RETX | MRT_DATA_F_AR |
 				 MRT_DATA_F_SYN | MRT_DATA_F_EOM);
+}
+
+/* Room at a receiver for a new packet: the receive buffer holds to
+ * rcvbuf, with one exception, so that messages being reassembled never
+ * keep the oldest from completing: while nothing waits to be read
+ * (reading would make room), the packets of the oldest message being
+ * reassembled (oldest: the packet's message is it, or starts one while
+ * none is) are taken as long as that message alone holds at most rcvbuf
+ * plus MRT_RCV_RESERVE.  A message that outgrows that never fits
+ * (MSG_TOO_BIG).  So a buffer holds at most twice rcvbuf and the
+ * reserve, however its peers send.  used and bytes are what the buffer
+ * holds and what the packet would add (the kernel's truesize), held what
+ * the packet's message holds.
+ */
+#define MRT_RCV_RESERVE		(64 * 1024)
+
+enum mrt_rx_room {
+	MRT_RX_ROOM_OK,
+	MRT_RX_ROOM_FULL,	/* not now: NACKed NO_RESOURCE, sent again */
+	MRT_RX_ROOM_NEVER,	/* the oldest message outgrows the buffer and
+				 * the reserve: it never fits (MSG_TOO_BIG)
+				 */
+};
+
+static inline enum mrt_rx_room mrt_rx_room(u64 used, u64 bytes, u64 rcvbuf,
+					   bool readable, bool oldest, u64 held)
+{
+	if (used + bytes <= rcvbuf)
+		return MRT_RX_ROOM_OK;
+	if (readable || !oldest)
+		return MRT_RX_ROOM_FULL;
+	if (held + bytes <= rcvbuf + MRT_RCV_RESERVE)
+		return MRT_RX_ROOM_OK;
+	return MRT_RX_ROOM_NEVER;
 }
 
 /* The ACK (a->ack and a->flags; the caller sets the ids and EV) that

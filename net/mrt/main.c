@@ -15,6 +15,7 @@
  */
 #include <linux/module.h>
 #include <linux/proc_fs.h>
+#include <linux/random.h>
 #include <linux/seq_file.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
@@ -116,6 +117,18 @@ struct fabric_module mrt_fabric = {
 
 static unsigned int mrt_net_id __read_mostly;
 
+static hsiphash_key_t mrt_hash_key __read_mostly;
+
+void mrt_hash_init(void)
+{
+	get_random_bytes(&mrt_hash_key, sizeof(mrt_hash_key));
+}
+
+u32 mrt_hash(const void *data, size_t len)
+{
+	return hsiphash(data, len, &mrt_hash_key);
+}
+
 struct mrt_net *mrt_net(const struct net *net)
 {
 	return net_generic(net, mrt_net_id);
@@ -147,9 +160,10 @@ static int __net_init mrt_net_init(struct net *net)
 	spin_lock_init(&mn->linger_lock);
 	INIT_DELAYED_WORK(&mn->gc, mrt_gc_work);
 	INIT_WORK(&mn->tun_work, mrt_tunnel_put_work);
-	/* NACKs answering packets for no PDC or no socket: 100 per second */
-	ratelimit_state_init(&mn->nack_rl, HZ, 100);
-	ratelimit_set_flags(&mn->nack_rl, RATELIMIT_MSG_ON_RELEASE);
+	spin_lock_init(&mn->answers[0].lock);
+	spin_lock_init(&mn->answers[1].lock);
+	get_random_bytes(&mn->cookie_key, sizeof(mn->cookie_key));
+	spin_lock_init(&mn->src_lock);
 
 	dir = proc_net_mkdir(net, "mrt", net->proc_net);
 	if (!dir)
@@ -173,6 +187,7 @@ static void __net_exit mrt_net_exit(struct net *net)
 	WARN_ON_ONCE(mn->tun_users);
 	cancel_delayed_work_sync(&mn->gc);
 	WARN_ON_ONCE(!xa_empty(&mn->pdcs));
+	WARN_ON_ONCE(atomic_read(&mn->nrx));
 	xa_destroy(&mn->pdcs);
 	mrt_deny_flush(mn);
 	remove_proc_subtree("mrt", net->proc_net);
@@ -191,6 +206,7 @@ static int __init mrt_init(void)
 {
 	int err;
 
+	mrt_hash_init();
 	mrt_wq = alloc_workqueue("mrt", 0, 0);
 	if (!mrt_wq)
 		return -ENOMEM;

@@ -27,6 +27,7 @@
 
 #include <linux/hash.h>
 #include <linux/hrtimer.h>
+#include <linux/siphash.h>
 #include <linux/in6.h>
 #include <linux/ip.h>
 #include <linux/udp.h>
@@ -94,7 +95,21 @@ enum mrt_attr_id {
 	EM(MRT_S_RCVBUF_DROPS, rcvbuf_drops)				\
 	EM(MRT_S_NO_ENDPOINT, no_endpoint)				\
 	EM(MRT_S_UNKNOWN_PDC, unknown_pdc)				\
+	EM(MRT_S_BAD_KEY, bad_key_in)					\
+	EM(MRT_S_NONUNICAST, nonunicast_in)				\
+	EM(MRT_S_COOKIES_OUT, cookies_out)				\
+	EM(MRT_S_COOKIES_IN, cookie_nacks_in)				\
+	EM(MRT_S_SYN_NO_COOKIE, syn_no_cookie)				\
+	EM(MRT_S_ANSWERS_LIMITED, answers_ratelimited)			\
 	EM(MRT_S_PDC_LIMIT, pdc_limit)					\
+	EM(MRT_S_RX_PDC_LIMIT, rx_pdc_limit)				\
+	EM(MRT_S_RX_PDC_ADDR_LIMIT, rx_pdc_addr_limit)			\
+	EM(MRT_S_SOCK_PDC_LIMIT, sock_pdc_limit)			\
+	EM(MRT_S_PARTIAL_EXPIRED, partial_msgs_expired)			\
+	EM(MRT_S_PARTIAL_LIMIT, partial_msg_limit)			\
+	EM(MRT_S_MSG_TOO_BIG, msg_too_big)				\
+	EM(MRT_S_NACK_TOO_BIG, nack_msg_too_big_rx)			\
+	EM(MRT_S_PDCS_RESET, rx_pdcs_reset)				\
 	EM(MRT_S_PDCS_OPENED, pdcs_opened)				\
 	EM(MRT_S_PDCS_CLOSED, pdcs_closed)				\
 	EM(MRT_S_ROUTE_ERRORS, route_errors)				\
@@ -158,6 +173,14 @@ static inline void mrt_addr_set_v4(struct mrt_addr *x, __be32 v4)
 #define MRT_SOCK_PDC_BITS	6
 #define MRT_RMSG_BITS		6
 #define MRT_LINGER_BITS		6
+#define MRT_SRC_BITS		8
+
+/* The keyed hash of the tables that packets index (PDCs, messages being
+ * reassembled, lingering PDCs): a per-boot random key (mrt_hash_init()),
+ * so that no one can choose ids that share a bucket.
+ */
+u32 mrt_hash(const void *data, size_t len);
+void mrt_hash_init(void);
 
 struct mrt_net {
 	struct net *net;
@@ -184,7 +207,14 @@ struct mrt_net {
 	struct xarray pdcs;		/* local PDC id -> struct mrt_pdc */
 	atomic_t npdcs;
 	struct delayed_work gc;		/* idle PDCs */
-	struct ratelimit_state nack_rl;	/* NACKs for PDCs or sockets not here */
+	/* Answers for no PDC here: [0] NACKs (no PDC, no socket, no room),
+	 * [1] cookies.
+	 */
+	struct mrt_answers {
+		spinlock_t lock;	/* start, n */
+		unsigned long start;	/* jiffies: this second's */
+		u32 n;			/* answers in it */
+	} answers[2];
 	/* Lingering receiving PDCs (their sockets closed) by peer, peer's
 	 * endpoint and PDC id: a SYN retransmission finds its PDC here
 	 * before any socket that took the endpoint since.  Writers hold
@@ -192,6 +222,20 @@ struct mrt_net {
 	 */
 	spinlock_t linger_lock;
 	struct hlist_head linger[1 << MRT_LINGER_BITS];
+	/* Receiving PDCs: their number, and per source address (struct
+	 * mrt_src, under src_lock).
+	 */
+	atomic_t nrx;
+	spinlock_t src_lock;		/* srcs */
+	struct hlist_head srcs[1 << MRT_SRC_BITS];
+	siphash_key_t cookie_key;	/* the secret of SYN cookies */
+};
+
+/* A source address with receiving PDCs: how many (max_rx_pdcs_per_addr). */
+struct mrt_src {
+	struct hlist_node node;		/* mrt_net.srcs */
+	struct mrt_addr addr;
+	u32 n;
 };
 
 struct mrt_net *mrt_net(const struct net *net);
@@ -211,7 +255,7 @@ struct mrt_deny {
 /* The mrt_net.dests bucket of address a. */
 static inline u32 mrt_dest_hash(const struct mrt_addr *a)
 {
-	return hash_32(ipv6_addr_hash(&a->a), MRT_DEST_HASH_BITS);
+	return mrt_hash(&a->a, sizeof(a->a)) >> (32 - MRT_DEST_HASH_BITS);
 }
 
 static inline void mrt_stat(struct mrt_net *mn, unsigned int i, u64 v)
@@ -265,9 +309,12 @@ struct mrt_sock {
 	unsigned int rxq_len;
 	unsigned int nheld;		/* ordered: complete, not yet due */
 	struct list_head partial;	/* messages being reassembled, oldest first */
+	atomic_t npdcs;			/* its PDCs, both roles (max_pdcs_per_sock) */
 	struct mrt_dest *info_dest;	/* for MRT_INFO: the last one sent to */
 	/* Reports (struct mrt_tmsg) for which softirq found no memory:
-	 * report_work queues them, in order, with GFP_KERNEL.
+	 * report_work queues them, in order, with GFP_KERNEL.  Each stays
+	 * on the list until it is queued, so that a newer report never
+	 * overtakes it.
 	 */
 	struct list_head reports;
 	struct work_struct report_work;
@@ -292,6 +339,7 @@ struct mrt_dest {
 	struct mrt_addr addr;
 	bool grouped;
 	bool own_evs;			/* its EV set is a socket's (MRT_EVS) */
+	u32 cookie;			/* the peer host's last cookie, 0: none */
 	spinlock_t lock;		/* cc, evs, waiters */
 	struct nscc cc;
 	struct mrt_evset evs;		/* its EVs, memory after the struct */
@@ -351,7 +399,10 @@ struct mrt_rmsg {
 	u16 msg_id;
 	u32 len;
 	u32 got;
+	u32 held;			/* the truesize of its fragments */
+	u64 last_ns;			/* its last packet (partial_msg_timeout_ms) */
 	u8 family;
+	bool sorted;			/* recvmsg() sorted and checked its frags */
 };
 
 /* A received payload's place in its message (skb->cb). */
@@ -403,8 +454,12 @@ struct mrt_pdc {
 	 */
 	u16 lid;			/* ours */
 	u16 rid;			/* the peer's; TX: 0 until its first answer */
-	u32 key;			/* this half's own key (none set yet: 0) */
-	u32 rkey;			/* the peer half's key (none set yet: 0) */
+	u32 key;			/* ours, random, never 0: every packet to
+					 * this half carries it (dkey)
+					 */
+	u32 rkey;			/* the peer half's; TX: 0 until its first
+					 * answer
+					 */
 	u8 role;
 	u8 state;
 	u8 family;
@@ -425,6 +480,7 @@ struct mrt_pdc {
 					 * lingering: when it began
 					 */
 	u32 syn_psn;			/* RX: the start_psn of its SYNs */
+	struct mrt_src *src;		/* RX: its source address's count */
 	int xmit_err;			/* the last send's route error, or 0 */
 	struct mrt_pdc_stats st;
 
@@ -445,6 +501,7 @@ struct mrt_pdc {
 	struct mrt_rx rx;
 	struct hlist_head rmsgs[1 << MRT_RMSG_BITS];
 	struct list_head held;		/* ordered: complete, not yet due */
+	u32 npartial;			/* messages being reassembled (rmsgs) */
 	u16 next_deliver;
 	u32 since_ack;
 	u8 last_pen;
@@ -503,6 +560,10 @@ u32 mrt_nominal(u8 family, u32 payload);
 /* The RTO pdc's timers run on now, in microseconds. */
 u32 mrt_rto_now_us(const struct mrt_pdc *pdc);
 void mrt_report_work(struct work_struct *w);
+/* Process context: sorts a complete message's fragments; false if they
+ * do not make its bytes once each.
+ */
+bool mrt_rmsg_whole(struct mrt_rmsg *m);
 
 /* proc.c */
 int mrt_proc_init(struct net *net, struct proc_dir_entry *dir);
@@ -525,6 +586,7 @@ void mrt_sock_unregister(void);
 struct mrt_sock *mrt_ep_lookup(struct mrt_net *mn, u8 family, u16 ep,
 			       const struct mrt_addr *daddr);
 void mrt_sock_deliver(struct mrt_sock *ms, struct mrt_rmsg *m);
+int mrt_unicast_check(struct net *net, u8 family, const struct mrt_addr *addr);
 void mrt_sock_wake_tx(struct mrt_sock *ms);
 
 #endif /* _NET_MRT_MRT_H */

@@ -27,7 +27,8 @@
 u32 mrt_nominal(u8 family, u32 payload)
 {
 	return (family == AF_INET ? sizeof(struct iphdr) : sizeof(struct ipv6hdr)) +
-	       sizeof(struct udphdr) + MRT_DATA_HDR_LEN + payload;
+	       sizeof(struct udphdr) + MRT_DATA_HDR_LEN + payload +
+	       mrt_data_pad(payload);
 }
 
 static u64 mrt_now(void)
@@ -229,10 +230,19 @@ void mrt_dest_kick(struct mrt_dest *d)
 
 /* PDCs */
 
+/* The keyed hash of a peer's PDC: its address, endpoint and id. */
+static u32 mrt_peer_hash(const struct mrt_addr *a, u16 ep, u16 rid)
+{
+	u32 k[5];
+
+	memcpy(k, &a->a, sizeof(a->a));
+	k[4] = ep | (u32)rid << 16;
+	return mrt_hash(k, sizeof(k));
+}
+
 static u32 mrt_pdc_hash(const struct mrt_addr *a, u16 ep, u16 rid)
 {
-	return hash_32(ipv6_addr_hash(&a->a) ^ ep ^ (u32)rid << 16,
-		       MRT_SOCK_PDC_BITS);
+	return mrt_peer_hash(a, ep, rid) >> (32 - MRT_SOCK_PDC_BITS);
 }
 
 static enum hrtimer_restart mrt_pdc_timer(struct hrtimer *t);
@@ -255,26 +265,154 @@ static void mrt_pdc_free_rcu(struct rcu_head *head)
 	kvfree(pdc);
 }
 
-/* A new PDC of ms with a random non-zero local id.  Counts against
- * max_pdcs; NULL with *err set if over it or out of memory.
+/* Admission of receiving PDCs */
+
+/* Takes one of the receiving PDCs a source address may have
+ * (max_rx_pdcs_per_addr): its count, or NULL if it has them all or no
+ * memory.  Softirq.
+ */
+static struct mrt_src *mrt_src_get(struct mrt_net *mn, const struct mrt_addr *a,
+				   gfp_t gfp)
+{
+	struct hlist_head *h = &mn->srcs[mrt_hash(&a->a, sizeof(a->a)) >>
+					 (32 - MRT_SRC_BITS)];
+	u32 max = mrt_attr(mn, MRT_A_max_rx_pdcs_per_addr);
+	struct mrt_src *src, *fresh;
+
+	fresh = kzalloc(sizeof(*fresh), gfp);
+	spin_lock_bh(&mn->src_lock);
+	hlist_for_each_entry(src, h, node)
+		if (mrt_addr_eq(&src->addr, a))
+			goto found;
+	src = fresh;
+	fresh = NULL;
+	if (!src) {
+		spin_unlock_bh(&mn->src_lock);
+		mrt_stat(mn, MRT_S_ALLOC_FAIL, 1);
+		return NULL;
+	}
+	src->addr = *a;
+	hlist_add_head(&src->node, h);
+found:
+	if (src->n >= max) {
+		mrt_stat(mn, MRT_S_RX_PDC_ADDR_LIMIT, 1);
+		src = NULL;
+	} else {
+		src->n++;
+	}
+	spin_unlock_bh(&mn->src_lock);
+	kfree(fresh);
+	return src;
+}
+
+static void mrt_src_put(struct mrt_net *mn, struct mrt_src *src)
+{
+	if (!src)
+		return;
+	spin_lock_bh(&mn->src_lock);
+	if (!--src->n) {
+		hlist_del(&src->node);
+		kfree(src);
+	}
+	spin_unlock_bh(&mn->src_lock);
+}
+
+/* The cookie of peer (as the receiver local sees it) in period t: 32 bits
+ * of SipHash under the netns's secret, never 0.  A SYN carries the one
+ * its host was last given (dkey); a receiver takes the current period's
+ * and the last one's, so a cookie lasts 64 to 128 s.  The cookie binds
+ * the two addresses only: it shows that the peer receives at its address,
+ * which is all a stateless check can show, and lets the host open PDCs to
+ * any endpoint here without another round trip while it lasts.
+ */
+#define MRT_COOKIE_SHIFT	6	/* 64 s periods */
+
+static u32 mrt_cookie(const struct mrt_net *mn, const struct mrt_addr *peer,
+		      const struct mrt_addr *local, u64 t)
+{
+	struct {
+		struct in6_addr peer;
+		struct in6_addr local;
+		u64 t;
+	} in = { peer->a, local->a, t };
+	u32 c = (u32)siphash(&in, sizeof(in), &mn->cookie_key);
+
+	return c ?: 1;
+}
+
+static u64 mrt_cookie_period(void)
+{
+	return (u64)ktime_get_seconds() >> MRT_COOKIE_SHIFT;
+}
+
+static bool mrt_cookie_ok(const struct mrt_net *mn, const struct mrt_addr *peer,
+			  const struct mrt_addr *local, u32 cookie)
+{
+	u64 t = mrt_cookie_period();
+
+	return cookie && (cookie == mrt_cookie(mn, peer, local, t) ||
+			  cookie == mrt_cookie(mn, peer, local, t - 1));
+}
+
+/* An answer for no PDC of ours may go: INV_DPDCID, NO_ENDPOINT and
+ * NO_RESOURCE 100 a second, cookies cookie_answers_per_s; counted if not.
+ * A window of a second per kind, under its lock.
+ */
+static bool mrt_answer_ok(struct mrt_net *mn, bool cookie)
+{
+	struct mrt_answers *a = &mn->answers[cookie];
+	u32 rate = cookie ? mrt_attr(mn, MRT_A_cookie_answers_per_s) : 100;
+	unsigned long now = jiffies;
+	bool ok;
+
+	spin_lock_bh(&a->lock);
+	if (time_after_eq(now, a->start + HZ)) {
+		a->start = now;
+		a->n = 0;
+	}
+	ok = a->n < rate;
+	a->n += ok;
+	spin_unlock_bh(&a->lock);
+	if (!ok)
+		mrt_stat(mn, MRT_S_ANSWERS_LIMITED, 1);
+	return ok;
+}
+
+/* The counter of ms's PDCs of this role in the netns, and its limit. */
+static atomic_t *mrt_pdc_count(struct mrt_net *mn, u8 role)
+{
+	return role == MRT_PDC_TX ? &mn->npdcs : &mn->nrx;
+}
+
+/* A new PDC of ms with a random non-zero local id and key.  Counts against
+ * max_pdcs (sending) or max_rx_pdcs (receiving), and max_pdcs_per_sock;
+ * NULL with *err set if over one of them or out of memory.  gfp charges
+ * the memory cgroup (__GFP_ACCOUNT); the PDC table's own nodes are the
+ * netns's.
  */
 static struct mrt_pdc *mrt_pdc_new(struct mrt_sock *ms, u8 role, u32 range,
 				   gfp_t gfp, int *err)
 {
 	struct mrt_net *mn = ms->mn;
 	unsigned int i, nbits = role == MRT_PDC_TX ? 2 : 1;
+	atomic_t *count = mrt_pdc_count(mn, role);
 	struct mrt_pdc *pdc;
 	int e = -EBUSY;
 
-	if (atomic_inc_return(&mn->npdcs) > mrt_attr(mn, MRT_A_max_pdcs)) {
-		mrt_stat(mn, MRT_S_PDC_LIMIT, 1);
-		*err = -ENOBUFS;
+	*err = -ENOBUFS;
+	if (atomic_inc_return(count) >
+	    mrt_attr(mn, role == MRT_PDC_TX ? MRT_A_max_pdcs : MRT_A_max_rx_pdcs)) {
+		mrt_stat(mn, role == MRT_PDC_TX ? MRT_S_PDC_LIMIT : MRT_S_RX_PDC_LIMIT, 1);
 		goto out_dec;
+	}
+	if (atomic_inc_return(&ms->npdcs) > mrt_attr(mn, MRT_A_max_pdcs_per_sock)) {
+		mrt_stat(mn, MRT_S_SOCK_PDC_LIMIT, 1);
+		goto out_dec_sock;
 	}
 	*err = -ENOMEM;
 	pdc = kvzalloc(struct_size(pdc, bits, nbits * range / 64), gfp);
 	if (!pdc)
-		goto out_dec;
+		goto out_dec_sock;
 	if (dst_cache_init(&pdc->dst, gfp))
 		goto out_free;
 	pdc->ms = ms;
@@ -283,6 +421,9 @@ static struct mrt_pdc *mrt_pdc_new(struct mrt_sock *ms, u8 role, u32 range,
 	pdc->range = range;
 	pdc->family = ms->family;
 	pdc->state = role == MRT_PDC_TX ? MRT_PDC_SYN : MRT_PDC_OPEN;
+	do {
+		pdc->key = get_random_u32();
+	} while (!pdc->key);
 	INIT_LIST_HEAD(&pdc->wait_node);
 	INIT_LIST_HEAD(&pdc->tmsgs);
 	INIT_LIST_HEAD(&pdc->held);
@@ -302,7 +443,7 @@ static struct mrt_pdc *mrt_pdc_new(struct mrt_sock *ms, u8 role, u32 range,
 		pdc->lid = get_random_u16();
 		if (!pdc->lid)
 			continue;
-		e = xa_insert_bh(&mn->pdcs, pdc->lid, pdc, gfp);
+		e = xa_insert_bh(&mn->pdcs, pdc->lid, pdc, gfp & ~__GFP_ACCOUNT);
 		if (e != -EBUSY)
 			break;
 	}
@@ -326,8 +467,10 @@ out_arrays:
 	dst_cache_destroy(&pdc->dst);
 out_free:
 	kvfree(pdc);
+out_dec_sock:
+	atomic_dec(&ms->npdcs);
 out_dec:
-	atomic_dec(&mn->npdcs);
+	atomic_dec(count);
 	return NULL;
 }
 
@@ -341,25 +484,16 @@ static void mrt_pdc_link(struct mrt_sock *ms, struct mrt_pdc *pdc)
 	list_add_tail(&pdc->snode, &ms->pdc_list);
 }
 
-static struct mrt_pdc *mrt_pdc_find(struct mrt_sock *ms, u8 role,
-				    const struct mrt_addr *peer, u16 peer_ep,
-				    u16 rid)
-{
-	struct mrt_pdc *pdc;
-
-	hlist_for_each_entry(pdc, &ms->pdcs[mrt_pdc_hash(peer, peer_ep, rid)],
-			     hnode)
-		if (pdc->role == role && pdc->peer_ep == peer_ep &&
-		    (role == MRT_PDC_TX || pdc->rid == rid) &&
-		    mrt_addr_eq(&pdc->peer, peer))
-			return pdc;
-	return NULL;
-}
-
 struct mrt_pdc *mrt_pdc_tx_find(struct mrt_sock *ms, const struct mrt_addr *peer,
 				u16 peer_ep)
 {
-	return mrt_pdc_find(ms, MRT_PDC_TX, peer, peer_ep, 0);
+	struct mrt_pdc *pdc;
+
+	hlist_for_each_entry(pdc, &ms->pdcs[mrt_pdc_hash(peer, peer_ep, 0)], hnode)
+		if (pdc->role == MRT_PDC_TX && pdc->peer_ep == peer_ep &&
+		    mrt_addr_eq(&pdc->peer, peer))
+			return pdc;
+	return NULL;
 }
 
 /* A new PDC is in mn->pdcs before it is complete, but the receive path,
@@ -373,10 +507,13 @@ struct mrt_pdc *mrt_pdc_tx_new(struct mrt_sock *ms, const struct mrt_addr *peer,
 	struct mrt_pdc *pdc;
 	u32 range;
 
+	*err = mrt_unicast_check(mn->net, ms->family, peer);
+	if (*err)
+		return NULL;
 	range = mrt_attr(mn, MRT_A_max_psn_range);
 	if (!mrt_range_valid(range))
 		range = 1024;
-	pdc = mrt_pdc_new(ms, MRT_PDC_TX, range, GFP_KERNEL, err);
+	pdc = mrt_pdc_new(ms, MRT_PDC_TX, range, GFP_KERNEL_ACCOUNT, err);
 	if (!pdc)
 		return NULL;
 	pdc->peer = *peer;
@@ -391,7 +528,7 @@ struct mrt_pdc *mrt_pdc_tx_new(struct mrt_sock *ms, const struct mrt_addr *peer,
 		mrt_pdc_close(pdc, 0, NULL);
 		return NULL;
 	}
-	pdc->dest = mrt_dest_get(mn, ms, peer, GFP_KERNEL);
+	pdc->dest = mrt_dest_get(mn, ms, peer, GFP_KERNEL_ACCOUNT);
 	if (!pdc->dest) {
 		*err = -ENOMEM;
 		mrt_pdc_close(pdc, 0, NULL);
@@ -446,24 +583,28 @@ static bool mrt_report_queue(struct mrt_sock *ms, const struct mrt_tmsg *m,
 
 /* The reports softirq had no memory for, in the order they came: a
  * message's outcome is never lost to an allocation failure (a sender
- * would wait for it forever).  Holds a socket reference, taken when it
- * was queued.
+ * would wait for it forever).  Each stays first on the list while it is
+ * queued, so that mrt_tmsg_free() puts a newer one behind it, never
+ * ahead.  Holds a socket reference, taken when the list was started.
  */
 void mrt_report_work(struct work_struct *w)
 {
 	struct mrt_sock *ms = container_of(w, struct mrt_sock, report_work);
-	struct mrt_tmsg *m, *n;
-	LIST_HEAD(todo);
+	struct mrt_tmsg *m;
 	bool dead;
 
-	spin_lock_bh(&ms->lock);
-	list_splice_init(&ms->reports, &todo);
-	dead = ms->dead;
-	spin_unlock_bh(&ms->lock);
-	list_for_each_entry_safe(m, n, &todo, node) {
+	for (;;) {
+		spin_lock_bh(&ms->lock);
+		m = list_first_entry_or_null(&ms->reports, struct mrt_tmsg, node);
+		dead = ms->dead;
+		spin_unlock_bh(&ms->lock);
+		if (!m)
+			break;
 		if (!dead && !mrt_report_queue(ms, m, GFP_KERNEL))
 			mrt_stat(ms->mn, MRT_S_ERRQ_DROPS, 1);
+		spin_lock_bh(&ms->lock);
 		list_del(&m->node);
+		spin_unlock_bh(&ms->lock);
 		kfree(m);
 	}
 	sock_put(&ms->inet.sk);
@@ -510,6 +651,14 @@ out:
 	kfree(m);
 }
 
+/* A message being reassembled is no longer: complete, or dropped. */
+static void mrt_rmsg_unlink(struct mrt_pdc *pdc, struct mrt_rmsg *m)
+{
+	hlist_del_init(&m->hnode);
+	list_del(&m->node);
+	pdc->npartial--;
+}
+
 static void mrt_rmsg_free(struct mrt_rmsg *m)
 {
 	__skb_queue_purge(&m->frags);
@@ -525,8 +674,7 @@ static void mrt_pdc_rx_drop_msgs(struct mrt_pdc *pdc)
 
 	for (i = 0; i < ARRAY_SIZE(pdc->rmsgs); i++) {
 		hlist_for_each_entry_safe(rm, tmp, &pdc->rmsgs[i], hnode) {
-			hlist_del_init(&rm->hnode);
-			list_del(&rm->node);
+			mrt_rmsg_unlink(pdc, rm);
 			mrt_rmsg_free(rm);
 		}
 	}
@@ -563,7 +711,10 @@ void mrt_pdc_close(struct mrt_pdc *pdc, int err, struct sk_buff_head *out)
 		list_del(&pdc->snode);
 	}
 	xa_erase_bh(&mn->pdcs, pdc->lid);
-	atomic_dec(&mn->npdcs);
+	atomic_dec(mrt_pdc_count(mn, pdc->role));
+	atomic_dec(&pdc->ms->npdcs);
+	mrt_src_put(mn, pdc->src);
+	pdc->src = NULL;
 	mrt_stat(mn, MRT_S_PDCS_CLOSED, 1);
 
 	if (pdc->role == MRT_PDC_TX) {
@@ -595,9 +746,7 @@ static struct hlist_head *mrt_linger_head(struct mrt_net *mn,
 					  const struct mrt_addr *peer,
 					  u16 peer_ep, u16 rid)
 {
-	u32 key = ipv6_addr_hash(&peer->a) ^ peer_ep ^ (u32)rid << 16;
-
-	return &mn->linger[hash_32(key, MRT_LINGER_BITS)];
+	return &mn->linger[mrt_peer_hash(peer, peer_ep, rid) >> (32 - MRT_LINGER_BITS)];
 }
 
 /* The socket of a receiving PDC closed.  The PDC stays a while, as TCP's
@@ -627,8 +776,8 @@ static void mrt_pdc_linger(struct mrt_pdc *pdc)
 }
 
 /* The lingering PDC of a SYN packet p from peer to local: the same
- * sender PDC, endpoints, addresses and first PSN (a sender that reuses
- * its PDC id for a new PDC starts elsewhere).  Under RCU; the caller
+ * sender PDC and key, endpoints, addresses and first PSN (a sender that
+ * reuses its PDC id for a new PDC starts elsewhere).  Under RCU; the caller
  * takes the PDC's socket lock and checks it is not dead.
  */
 static struct mrt_pdc *mrt_linger_find(struct mrt_net *mn, u8 family,
@@ -641,6 +790,7 @@ static struct mrt_pdc *mrt_linger_find(struct mrt_net *mn, u8 family,
 
 	hlist_for_each_entry_rcu(pdc, mrt_linger_head(mn, peer, peer_ep, rid), lnode)
 		if (pdc->peer_ep == peer_ep && pdc->rid == rid &&
+		    pdc->rkey == p->skey &&
 		    pdc->family == family && pdc->ms->ep == p->data.dst_ep &&
 		    pdc->syn_psn == p->data.start_psn &&
 		    mrt_addr_eq(&pdc->peer, peer) && mrt_addr_eq(&pdc->local, local))
@@ -843,19 +993,30 @@ static struct sk_buff *mrt_data_build(struct mrt_pdc *pdc, struct sk_buff *paylo
 		.spdcid = pdc->lid,
 		.dpdcid = pdc->rid,
 		.ev = ev,
+		.skey = pdc->key,
+		.dkey = pdc->rkey,
 	};
+	unsigned int pad = mrt_data_pad(payload->len);
 	struct sk_buff *skb;
 	u8 dscp;
 
 	skb = pskb_copy(payload, GFP_ATOMIC);
-	if (!skb) {
+	/* zeros after a short payload (skb_pad() frees the skb if it fails) */
+	if (!skb || (pad && skb_pad(skb, pad))) {
 		mrt_stat(mn, MRT_S_ALLOC_FAIL, 1);
 		return NULL;
 	}
+	if (pad)
+		__skb_put(skb, pad);
 	p.flags = tcb->flags;
+	/* before its first answer: SYN, the PDC's first PSN, and the cookie
+	 * the peer's host gave, if any (else the peer answers with one)
+	 */
 	if (pdc->state == MRT_PDC_SYN) {
 		p.flags |= MRT_DATA_F_SYN;
 		p.data.start_psn = pdc->start_psn;
+		p.dpdcid = 0;
+		p.dkey = READ_ONCE(pdc->dest->cookie);
 	}
 	if (retx)
 		p.flags |= MRT_DATA_F_RETX;
@@ -912,6 +1073,8 @@ static void mrt_pdc_probe(struct mrt_pdc *pdc, u64 now, struct sk_buff_head *out
 		.type = MRT_TYPE_CTRL,
 		.spdcid = pdc->lid,
 		.dpdcid = pdc->rid,
+		.skey = pdc->key,
+		.dkey = pdc->rkey,
 	};
 	unsigned int n;
 	u64 next = U64_MAX;
@@ -958,12 +1121,21 @@ struct mrt_push {
 	u64 now;
 };
 
+/* The next new packet's nominal bytes, 0 for none.  A PDC whose peer
+ * host has given no cookie yet sends one packet, the first, and the rest
+ * once the peer's answer brings one: a SYN without a cookie makes no
+ * state at the receiver, and its data is sent again.
+ */
 static u32 mrt_push_next_bytes(void *x)
 {
 	struct mrt_push *px = x;
-	struct sk_buff *next = skb_peek(&px->pdc->sendq);
+	struct mrt_pdc *pdc = px->pdc;
+	struct sk_buff *next = skb_peek(&pdc->sendq);
 
-	return next ? mrt_nominal(px->pdc->family, next->len) : 0;
+	if (!next || (pdc->state == MRT_PDC_SYN && pdc->snd.tx.nxt != pdc->start_psn &&
+		      !READ_ONCE(pdc->dest->cookie)))
+		return 0;
+	return mrt_nominal(px->pdc->family, next->len);
 }
 
 static bool mrt_push_xmit(void *x, const struct mrt_snd_tx *tx)
@@ -1032,17 +1204,6 @@ void mrt_pdc_push(struct mrt_pdc *pdc, struct sk_buff_head *out)
 	mrt_pdc_close(pdc, err, out);
 }
 
-/* The first answer from the receiver names its PDC. */
-static bool mrt_pdc_answer(struct mrt_pdc *pdc, const struct mrt_pkt *p)
-{
-	if (pdc->state == MRT_PDC_SYN && p->spdcid) {
-		pdc->rid = p->spdcid;
-		pdc->state = MRT_PDC_OPEN;
-		trace_mrt_pdc_state(pdc, 0);
-	}
-	return pdc->rid == p->spdcid;
-}
-
 static void mrt_rcv_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 			struct sk_buff_head *out)
 {
@@ -1052,10 +1213,6 @@ static void mrt_rcv_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 	struct mrt_snd_cfg cfg;
 	u64 now = mrt_now();
 
-	if (!mrt_pdc_answer(pdc, p)) {
-		mrt_stat(mn, MRT_S_UNKNOWN_PDC, 1);
-		return;
-	}
 	mrt_snd_cfg_of(mn, &cfg);
 	sd = mrt_snd_dest_of(pdc);
 	if (mrt_snd_ack(&pdc->snd, &sd, p, now, &cfg, &mrt_snd_ops, pdc,
@@ -1076,6 +1233,24 @@ static void mrt_rcv_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 		mrt_pdc_close(pdc, 0, out);
 }
 
+/* A lingering receiver's CLOSING says (in its payload) what it had
+ * received in order: that much was delivered, the rest fails.
+ */
+static void mrt_closing_acked(void *ctx, u32 psn)
+{
+	mrt_snd_acked(ctx, psn);
+}
+
+/* The message of an outstanding psn fails with err, now. */
+static void mrt_pdc_fail_msg(struct mrt_pdc *pdc, u32 psn, int err)
+{
+	struct sk_buff *skb = pdc->skbs[psn & (pdc->range - 1)];
+
+	if (skb && mrt_snd_slot(&pdc->snd, psn)->psn == psn &&
+	    mrt_snd_slot(&pdc->snd, psn)->flags & MRT_SLOT_LIVE)
+		mrt_tmsg_free(pdc, MRT_TX_CB(skb)->msg, err);
+}
+
 static void mrt_rcv_nack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 			 struct sk_buff_head *out)
 {
@@ -1093,11 +1268,12 @@ static void mrt_rcv_nack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 	case MRT_NACK_INV_DPDCID:
 		mrt_stat(mn, MRT_S_NACK_INV_DPDCID, 1);
 		break;
-	default:
-		if (!mrt_pdc_answer(pdc, p)) {
-			mrt_stat(mn, MRT_S_UNKNOWN_PDC, 1);
-			return;
-		}
+	case MRT_NACK_COOKIE:
+		mrt_stat(mn, MRT_S_COOKIES_IN, 1);
+		break;
+	case MRT_NACK_MSG_TOO_BIG:
+		mrt_stat(mn, MRT_S_NACK_TOO_BIG, 1);
+		break;
 	}
 	mrt_snd_cfg_of(mn, &cfg);
 	sd = mrt_snd_dest_of(pdc);
@@ -1115,7 +1291,21 @@ static void mrt_rcv_nack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 		return;
 	case MRT_SND_NACK_RESET:
 		pdc->last_ns = now;
+		if (nk->nack_code == MRT_NACK_CLOSING)
+			mrt_tx_ack(&pdc->snd.tx, nk->payload, nk->payload, 0,
+				   mrt_closing_acked, pdc);
 		mrt_pdc_close(pdc, ECONNRESET, out);
+		return;
+	case MRT_SND_NACK_TOO_BIG:
+		pdc->last_ns = now;
+		mrt_pdc_fail_msg(pdc, nk->nack_psn, EMSGSIZE);
+		mrt_pdc_close(pdc, ECONNRESET, out);
+		return;
+	case MRT_SND_NACK_COOKIE:
+		/* the peer host's cookie, for every PDC to it */
+		pdc->last_ns = now;
+		WRITE_ONCE(pdc->dest->cookie, nk->payload);
+		mrt_pdc_push(pdc, out);
 		return;
 	case MRT_SND_NACK_RETX:
 		pdc->last_ns = now;
@@ -1190,6 +1380,10 @@ static void mrt_ctl_addr(struct sk_buff *skb, struct mrt_pdc *pdc,
 	cb->family = family;
 }
 
+/* A NACK of packet p from src to dst: from pdc, or with pdc NULL a
+ * stateless one (no id or key of ours; the packet's key echoed, so that
+ * only its sender believes it).
+ */
 static void mrt_send_nack(struct mrt_net *mn, struct mrt_pdc *pdc,
 			  const struct mrt_pkt *p, const struct mrt_addr *src,
 			  const struct mrt_addr *dst, u8 family, u8 code,
@@ -1200,6 +1394,8 @@ static void mrt_send_nack(struct mrt_net *mn, struct mrt_pdc *pdc,
 		.spdcid = pdc ? pdc->lid : 0,
 		.dpdcid = p->spdcid,
 		.ev = p->ev,
+		.skey = pdc ? pdc->key : 0,
+		.dkey = p->skey,
 	};
 	struct sk_buff *skb;
 
@@ -1251,6 +1447,8 @@ static void mrt_send_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p, bool ce,
 		.spdcid = pdc->lid,
 		.dpdcid = pdc->rid,
 		.ev = p->ev,
+		.skey = pdc->key,
+		.dkey = pdc->rkey,
 	};
 	struct sk_buff *skb;
 
@@ -1272,7 +1470,9 @@ static void mrt_send_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p, bool ce,
 
 static u32 mrt_rmsg_hash(u16 msg_id)
 {
-	return hash_32(msg_id, MRT_RMSG_BITS);
+	u32 k = msg_id;
+
+	return mrt_hash(&k, sizeof(k)) >> (32 - MRT_RMSG_BITS);
 }
 
 static struct mrt_rmsg *mrt_rmsg_find(struct mrt_pdc *pdc, u16 msg_id)
@@ -1295,9 +1495,10 @@ static int mrt_frag_cmp(void *priv, const struct list_head *a,
 }
 
 /* All of m's bytes are in: in offset order, without overlap, it is a
- * message.
+ * message.  Sorts its fragments; process context (recvmsg(), under the
+ * socket), so that the receive path never sorts.
  */
-static bool mrt_rmsg_whole(struct mrt_rmsg *m)
+bool mrt_rmsg_whole(struct mrt_rmsg *m)
 {
 	struct sk_buff *skb;
 	LIST_HEAD(l);
@@ -1323,13 +1524,7 @@ static void mrt_rmsg_done(struct mrt_pdc *pdc, struct mrt_rmsg *m)
 	struct mrt_sock *ms = pdc->ms;
 	struct mrt_rmsg *h, *hn;
 
-	hlist_del(&m->hnode);
-	list_del(&m->node);
-	if (!mrt_rmsg_whole(m)) {
-		mrt_stat(pdc->mn, MRT_S_BAD_REASSEMBLY, 1);
-		mrt_rmsg_free(m);
-		return;
-	}
+	mrt_rmsg_unlink(pdc, m);
 	if (!ms->ordered) {
 		pdc->st.msgs++;
 		mrt_sock_deliver(ms, m);
@@ -1376,69 +1571,121 @@ static void mrt_rmsg_done(struct mrt_pdc *pdc, struct mrt_rmsg *m)
 	}
 }
 
-/* Room in the receive buffer for this packet: below SO_RCVBUF, or the
- * packet belongs to the socket's oldest message being reassembled (so one
- * message can always complete, however large).
+/* The receive buffer mrt holds to: SO_RCVBUF (a user may set up to
+ * INT_MAX with SO_RCVBUFFORCE), at most a quarter of INT_MAX, so that the
+ * reserve and a packet beyond it stay far from sk_rmem_alloc's limit.
  */
-static bool mrt_rcv_room(struct mrt_pdc *pdc, const struct mrt_pkt *p,
-			 struct sk_buff *skb)
+static int mrt_rcvbuf(const struct sock *sk)
+{
+	return min_t(int, READ_ONCE(sk->sk_rcvbuf), INT_MAX / 4);
+}
+
+/* Room for a new packet of ts bytes (its truesize: what it pins, however
+ * small its payload) of message m (NULL: the packet starts one): the
+ * engine's mrt_rx_room() on the socket's receive buffer.
+ */
+static enum mrt_rx_room mrt_rcv_room(struct mrt_pdc *pdc, const struct mrt_rmsg *m,
+				     unsigned int ts)
 {
 	struct mrt_sock *ms = pdc->ms;
 	struct sock *sk = &ms->inet.sk;
 	struct mrt_rmsg *head;
 
-	if (atomic_read(&sk->sk_rmem_alloc) + skb->truesize <=
-	    READ_ONCE(sk->sk_rcvbuf))
-		return true;
-	/* Over it, while nothing waits to be read (which would free room):
-	 * the packet at cack, which moves the sender's window (a message
-	 * larger than the window may wait behind a lost packet of an
-	 * earlier one), and the packets of the oldest message.
-	 */
-	if (ms->rxq_len || ms->nheld)
-		return false;
-	if (p->data.psn == pdc->rx.cack)
-		return true;
 	head = list_first_entry_or_null(&ms->partial, struct mrt_rmsg, node);
-	return !head || head == mrt_rmsg_find(pdc, p->data.msg_id);
+	return mrt_rx_room(atomic_read(&sk->sk_rmem_alloc), ts, mrt_rcvbuf(sk),
+			   ms->rxq_len || ms->nheld, head == m, m ? m->held : 0);
+}
+
+/* A receiving PDC gives up (a message that can never fit, or a message
+ * whose sender went quiet): it lingers as its socket's closing would make
+ * it (mrt_pdc_linger()), so its sender hears CLOSING for what did not
+ * arrive and fails those messages, and a new PDC starts afresh.
+ */
+static void mrt_pdc_reset(struct mrt_pdc *pdc)
+{
+	mrt_stat(pdc->mn, MRT_S_PDCS_RESET, 1);
+	mrt_pdc_linger(pdc);
+}
+
+/* Data p's message can never be taken here: the sender fails it
+ * (EMSGSIZE) and this PDC resets.
+ */
+static void mrt_rcv_too_big(struct mrt_pdc *pdc, const struct mrt_pkt *p,
+			    struct sk_buff_head *out)
+{
+	mrt_stat(pdc->mn, MRT_S_MSG_TOO_BIG, 1);
+	mrt_send_nack(pdc->mn, pdc, p, &pdc->peer, &pdc->local, pdc->family,
+		      MRT_NACK_MSG_TOO_BIG, 0, out);
+	mrt_pdc_reset(pdc);
 }
 
 static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
 			 struct sk_buff *skb, bool ce, struct sk_buff_head *out)
 {
 	struct mrt_sock *ms = pdc->ms;
+	struct sock *sk = &ms->inet.sk;
 	struct mrt_net *mn = pdc->mn;
 	const struct mrt_data *d = &p->data;
 	u32 psn = d->psn, nominal = mrt_nominal(pdc->family, d->payload_len);
 	enum mrt_rx_verdict v;
+	struct mem_cgroup *old;
 	struct mrt_rmsg *m;
 	bool now_ack, made = false;
+	u64 now = mrt_now();
 
-	pdc->last_ns = mrt_now();
-	/* A message larger than this host takes is never reassembled. */
+	pdc->last_ns = now;
+	/* A message larger than this host takes (max_msg_bytes), or than
+	 * the receive buffer could ever hold (its payload alone), is
+	 * refused.
+	 */
 	if (d->msg_len > mrt_attr(mn, MRT_A_max_msg_bytes)) {
 		mrt_stat(mn, MRT_S_OVERSIZE, 1);
-		kfree_skb(skb);
-		return;
+		goto too_big;
 	}
-	if (!mrt_psn_before(psn, pdc->rx.cack) &&
-	    psn - pdc->rx.cack < pdc->range && !mrt_rx_has(&pdc->rx, psn) &&
-	    !mrt_rcv_room(pdc, p, skb)) {
-		ms->st.rcvbuf_drops++;
-		mrt_stat(mn, MRT_S_RCVBUF_DROPS, 1);
-		mrt_send_nack(mn, pdc, p, &pdc->peer, &pdc->local, pdc->family,
-			      MRT_NACK_NO_RESOURCE, 0, out);
-		kfree_skb(skb);
-		return;
-	}
+	if ((u64)d->msg_len > (u64)mrt_rcvbuf(sk) + MRT_RCV_RESERVE)
+		goto too_big;
 	m = mrt_rmsg_find(pdc, d->msg_id);
 	if (m && m->len != d->msg_len) {
 		mrt_stat(mn, MRT_S_BAD_REASSEMBLY, 1);
 		kfree_skb(skb);
 		return;
 	}
+	if (!mrt_psn_before(psn, pdc->rx.cack) &&
+	    psn - pdc->rx.cack < pdc->range && !mrt_rx_has(&pdc->rx, psn)) {
+		enum mrt_rx_room room = mrt_rcv_room(pdc, m, skb->truesize);
+
+		/* a new packet of it: its sender is alive, whether or not
+		 * there is room for it (partial_msg_timeout_ms)
+		 */
+		if (m)
+			m->last_ns = now;
+		/* at most max_partial_msgs messages being reassembled */
+		if (!m && room == MRT_RX_ROOM_OK &&
+		    pdc->npartial >= mrt_attr(mn, MRT_A_max_partial_msgs)) {
+			mrt_stat(mn, MRT_S_PARTIAL_LIMIT, 1);
+			room = MRT_RX_ROOM_FULL;
+		}
+		switch (room) {
+		case MRT_RX_ROOM_OK:
+			break;
+		case MRT_RX_ROOM_NEVER:
+			goto too_big;
+		case MRT_RX_ROOM_FULL:
+			ms->st.rcvbuf_drops++;
+			mrt_stat(mn, MRT_S_RCVBUF_DROPS, 1);
+			mrt_send_nack(mn, pdc, p, &pdc->peer, &pdc->local,
+				      pdc->family, MRT_NACK_NO_RESOURCE, 0, out);
+			kfree_skb(skb);
+			return;
+		}
+	}
 	if (!m && !mrt_rx_has(&pdc->rx, psn)) {
-		m = kzalloc(sizeof(*m), GFP_ATOMIC);
+		/* charged to the socket's memory cgroup; at most one per
+		 * packet the receive buffer holds
+		 */
+		old = set_active_memcg(sk->sk_memcg);
+		m = kzalloc(sizeof(*m), GFP_ATOMIC | __GFP_ACCOUNT);
+		set_active_memcg(old);
 		if (!m) {
 			mrt_stat(mn, MRT_S_ALLOC_FAIL, 1);
 			kfree_skb(skb);
@@ -1452,7 +1699,16 @@ static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
 		m->family = pdc->family;
 		hlist_add_head(&m->hnode, &pdc->rmsgs[mrt_rmsg_hash(d->msg_id)]);
 		list_add_tail(&m->node, &ms->partial);
+		pdc->npartial++;
 		made = true;
+	}
+	/* Not trimmed, so the payload is exactly payload_len (mrt_parse()),
+	 * and whatever follows it is padding.
+	 */
+	skb_pull(skb, MRT_DATA_HDR_LEN);
+	if (skb->len > d->payload_len && pskb_trim(skb, d->payload_len)) {
+		mrt_stat(mn, MRT_S_ALLOC_FAIL, 1);
+		goto drop;
 	}
 
 	v = mrt_rx_accept(&pdc->rx, psn, nominal);
@@ -1481,16 +1737,15 @@ static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
 	now_ack = mrt_rx_ack_at_once(p, ce) ||
 		  ++pdc->since_ack >= mrt_attr(mn, MRT_A_ack_every_pkts);
 
-	/* Not trimmed, so the payload is exactly payload_len (mrt_parse()). */
-	skb_pull(skb, MRT_DATA_HDR_LEN);
 	skb_orphan(skb);
-	skb_set_owner_r(skb, &ms->inet.sk);
+	skb_set_owner_r(skb, sk);
 	MRT_RX_CB(skb)->off = d->msg_offset;
 	__skb_queue_tail(&m->frags, skb);
 	m->got += d->payload_len;
+	m->held += skb->truesize;
+	m->last_ns = now;
 	if (m->got > m->len) {
-		hlist_del(&m->hnode);
-		list_del(&m->node);
+		mrt_rmsg_unlink(pdc, m);
 		mrt_stat(mn, MRT_S_BAD_REASSEMBLY, 1);
 		mrt_rmsg_free(m);
 	} else if (m->got == m->len && (d->payload_len || !m->len)) {
@@ -1502,10 +1757,13 @@ static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
 drop:
 	/* a message made for this packet goes again */
 	if (made) {
-		hlist_del(&m->hnode);
-		list_del(&m->node);
+		mrt_rmsg_unlink(pdc, m);
 		mrt_rmsg_free(m);
 	}
+	kfree_skb(skb);
+	return;
+too_big:
+	mrt_rcv_too_big(pdc, p, out);
 	kfree_skb(skb);
 }
 
@@ -1526,9 +1784,10 @@ static bool mrt_is_trim(struct mrt_net *mn, const struct mrt_pkt *p, u8 dscp,
 /* A data packet for a lingering PDC, before anything else looks at it (a
  * trimmed one too: only its header matters).  What arrived before is
  * acknowledged again, which is all a lingering PDC lives for; what did
- * not is NACKed CLOSING behind an ACK on the same EV, so that the sender
- * retires what did arrive before the NACK fails the rest; a stray one is
- * dropped.  Only acknowledged duplicates keep it (mrt_gc_work()).
+ * not is NACKed CLOSING with the PDC's cack in its payload, so that the
+ * sender retires what did arrive in order and fails the rest (one answer
+ * per packet); a stray one is dropped.  Only acknowledged duplicates keep
+ * it (mrt_gc_work()).
  */
 static void mrt_rcv_linger(struct mrt_pdc *pdc, const struct mrt_pkt *p, bool ce,
 			   struct sk_buff_head *out)
@@ -1547,13 +1806,86 @@ static void mrt_rcv_linger(struct mrt_pdc *pdc, const struct mrt_pkt *p, bool ce
 		break;
 	default:
 		mrt_stat(mn, MRT_S_CLOSING_IN, 1);
-		mrt_send_ack(pdc, p, ce, out);
 		mrt_send_nack(mn, pdc, p, &pdc->peer, &pdc->local, pdc->family,
-			      MRT_NACK_CLOSING, 0, out);
+			      MRT_NACK_CLOSING, pdc->rx.cack, out);
 	}
 }
 
-/* A DATA packet: to its PDC, or a SYN that makes one. */
+/* Under ms->lock: the receiving PDC a SYN p from peer opened, if any:
+ * the same peer PDC (endpoint, id), key and first PSN.  A SYN that
+ * differs in any (a sender that reuses its 16-bit id for a new PDC starts
+ * elsewhere with another key) is another PDC's.
+ */
+static struct mrt_pdc *mrt_pdc_rx_find(struct mrt_sock *ms,
+				       const struct mrt_addr *peer,
+				       const struct mrt_pkt *p)
+{
+	u16 peer_ep = p->data.src_ep, rid = p->spdcid;
+	struct mrt_pdc *pdc;
+
+	hlist_for_each_entry(pdc, &ms->pdcs[mrt_pdc_hash(peer, peer_ep, rid)],
+			     hnode)
+		if (pdc->role == MRT_PDC_RX && pdc->peer_ep == peer_ep &&
+		    pdc->rid == rid && pdc->rkey == p->skey &&
+		    pdc->syn_psn == p->data.start_psn &&
+		    mrt_addr_eq(&pdc->peer, peer))
+			return pdc;
+	return NULL;
+}
+
+/* Under ms->lock, softirq: a receiving PDC for SYN p from src to dst,
+ * whose cookie was checked, within the limits (max_rx_pdcs, per source
+ * address, per socket), its memory charged to the socket's memory cgroup.
+ * NULL if none may be had (NACKed NO_RESOURCE, rate limited).
+ */
+static struct mrt_pdc *mrt_pdc_rx_new(struct mrt_sock *ms, struct mrt_pkt *p,
+				      const struct mrt_addr *src,
+				      const struct mrt_addr *dst, u8 family,
+				      struct sk_buff_head *out)
+{
+	struct mem_cgroup *old = set_active_memcg(ms->inet.sk.sk_memcg);
+	gfp_t gfp = GFP_ATOMIC | __GFP_ACCOUNT;
+	struct mrt_net *mn = ms->mn;
+	struct mrt_pdc *pdc = NULL;
+	struct mrt_src *sc;
+	u32 range;
+	int err;
+
+	range = mrt_attr(mn, MRT_A_max_psn_range);
+	if (!mrt_range_valid(range))
+		range = 1024;
+	sc = mrt_src_get(mn, src, gfp);
+	if (sc) {
+		pdc = mrt_pdc_new(ms, MRT_PDC_RX, range, gfp, &err);
+		if (!pdc)
+			mrt_src_put(mn, sc);
+	}
+	set_active_memcg(old);
+	if (!pdc) {
+		if (mrt_answer_ok(mn, false))
+			mrt_send_nack(mn, NULL, p, src, dst, family,
+				      MRT_NACK_NO_RESOURCE, 0, out);
+		return NULL;
+	}
+	pdc->src = sc;
+	pdc->rid = p->spdcid;
+	pdc->rkey = p->skey;
+	pdc->peer = *src;
+	pdc->peer_ep = p->data.src_ep;
+	pdc->local = *dst;
+	pdc->family = family;
+	pdc->syn_psn = p->data.start_psn;
+	mrt_rx_init(&pdc->rx, p->data.start_psn, range, pdc->bits);
+	mrt_pdc_link(ms, pdc);
+	return pdc;
+}
+
+/* A DATA packet: to its PDC, or a SYN that makes one.  A packet that
+ * names a PDC (dpdcid) must carry its key; a SYN finds the PDC it opened
+ * (same peer id, key and first PSN), or makes one if its cookie shows the
+ * peer receives at its address, else it is answered with a cookie and
+ * nothing is kept.
+ */
 static void mrt_rcv_data_pkt(struct mrt_net *mn, struct sk_buff *skb,
 			     struct mrt_pkt *p, const struct mrt_addr *src,
 			     const struct mrt_addr *dst, u8 family, u8 ds,
@@ -1562,17 +1894,21 @@ static void mrt_rcv_data_pkt(struct mrt_net *mn, struct sk_buff *skb,
 	bool ce = INET_ECN_is_ce(ds);
 	struct mrt_pdc *pdc = NULL;
 	struct mrt_sock *ms;
-	int err;
 	u8 code;
 
 	mrt_stat(mn, MRT_S_DATA_IN, 1);
 	if (p->dpdcid) {
 		pdc = xa_load(&mn->pdcs, p->dpdcid);
+		if (pdc && p->dkey != pdc->key) {
+			mrt_stat(mn, MRT_S_BAD_KEY, 1);
+			goto drop;
+		}
 		if (!pdc || pdc->role != MRT_PDC_RX || pdc->rid != p->spdcid ||
-		    pdc->family != family || !mrt_addr_eq(&pdc->peer, src) ||
+		    pdc->rkey != p->skey || pdc->family != family ||
+		    !mrt_addr_eq(&pdc->peer, src) ||
 		    pdc->peer_ep != p->data.src_ep) {
 			mrt_stat(mn, MRT_S_UNKNOWN_PDC, 1);
-			if (__ratelimit(&mn->nack_rl))
+			if (!pdc && mrt_answer_ok(mn, false))
 				mrt_send_nack(mn, NULL, p, src, dst, family,
 					      MRT_NACK_INV_DPDCID, 0, out);
 			goto drop;
@@ -1597,7 +1933,7 @@ static void mrt_rcv_data_pkt(struct mrt_net *mn, struct sk_buff *skb,
 		ms = mrt_ep_lookup(mn, family, p->data.dst_ep, dst);
 		if (!ms) {
 			mrt_stat(mn, MRT_S_NO_ENDPOINT, 1);
-			if (__ratelimit(&mn->nack_rl))
+			if (mrt_answer_ok(mn, false))
 				mrt_send_nack(mn, NULL, p, src, dst, family,
 					      MRT_NACK_NO_ENDPOINT, 0, out);
 			goto drop;
@@ -1607,27 +1943,26 @@ static void mrt_rcv_data_pkt(struct mrt_net *mn, struct sk_buff *skb,
 			spin_unlock(&ms->lock);
 			goto drop;
 		}
-		pdc = mrt_pdc_find(ms, MRT_PDC_RX, src, p->data.src_ep, p->spdcid);
-		if (!pdc) {
-			u32 range = mrt_attr(mn, MRT_A_max_psn_range);
-
-			if (!mrt_range_valid(range))
-				range = 1024;
-			pdc = mrt_pdc_new(ms, MRT_PDC_RX, range, GFP_ATOMIC, &err);
-			if (!pdc) {
+		pdc = mrt_pdc_rx_find(ms, src, p);
+		if (!pdc && !mrt_cookie_ok(mn, src, dst, p->dkey)) {
+			spin_unlock(&ms->lock);
+			mrt_stat(mn, MRT_S_SYN_NO_COOKIE, 1);
+			if (mrt_answer_ok(mn, true)) {
+				mrt_stat(mn, MRT_S_COOKIES_OUT, 1);
 				mrt_send_nack(mn, NULL, p, src, dst, family,
-					      MRT_NACK_NO_RESOURCE, 0, out);
+					      MRT_NACK_COOKIE,
+					      mrt_cookie(mn, src, dst,
+							 mrt_cookie_period()),
+					      out);
+			}
+			goto drop;
+		}
+		if (!pdc) {
+			pdc = mrt_pdc_rx_new(ms, p, src, dst, family, out);
+			if (!pdc) {
 				spin_unlock(&ms->lock);
 				goto drop;
 			}
-			pdc->rid = p->spdcid;
-			pdc->peer = *src;
-			pdc->peer_ep = p->data.src_ep;
-			pdc->local = *dst;
-			pdc->family = family;
-			pdc->syn_psn = p->data.start_psn;
-			mrt_rx_init(&pdc->rx, p->data.start_psn, range, pdc->bits);
-			mrt_pdc_link(ms, pdc);
 		}
 	}
 found:
@@ -1655,23 +1990,65 @@ drop:
 	kfree_skb(skb);
 }
 
+/* The PDC of ours a packet p from src names (dpdcid), if p carries its
+ * key: else NULL, counted (bad_key_in, or unknown_pdc for no such PDC or
+ * one of another role, family or peer).  Nothing is changed before this.
+ */
+static struct mrt_pdc *mrt_pdc_named(struct mrt_net *mn, const struct mrt_pkt *p,
+				     u8 role, const struct mrt_addr *src, u8 family)
+{
+	struct mrt_pdc *pdc = xa_load(&mn->pdcs, p->dpdcid);
+
+	if (pdc && p->dkey != pdc->key) {
+		mrt_stat(mn, MRT_S_BAD_KEY, 1);
+		return NULL;
+	}
+	if (!pdc || pdc->role != role || pdc->family != family ||
+	    !mrt_addr_eq(&pdc->peer, src)) {
+		mrt_stat(mn, MRT_S_UNKNOWN_PDC, 1);
+		return NULL;
+	}
+	return pdc;
+}
+
+/* Under ms->lock: an answer p names the receiving half pdc talks to.  A
+ * stateless NACK names none (its key, already checked, says it answers
+ * ours); the first answer of the receiving half gives its id and key
+ * (the PDC opens), every later one must carry the same.
+ */
+static bool mrt_pdc_answer(struct mrt_pdc *pdc, const struct mrt_pkt *p)
+{
+	if (!p->spdcid)
+		return true;
+	if (pdc->state == MRT_PDC_SYN) {
+		pdc->rid = p->spdcid;
+		pdc->rkey = p->skey;
+		pdc->state = MRT_PDC_OPEN;
+		trace_mrt_pdc_state(pdc, 0);
+	}
+	return pdc->rid == p->spdcid && pdc->rkey == p->skey;
+}
+
 /* An ACK or NACK: to the sending PDC it names. */
 static void mrt_rcv_answer(struct mrt_net *mn, struct sk_buff *skb,
 			   const struct mrt_pkt *p, const struct mrt_addr *src,
 			   u8 family, struct sk_buff_head *out)
 {
-	struct mrt_pdc *pdc = xa_load(&mn->pdcs, p->dpdcid);
+	struct mrt_pdc *pdc;
 	struct mrt_sock *ms;
 
 	kfree_skb(skb);
-	if (!pdc || pdc->role != MRT_PDC_TX || pdc->family != family ||
-	    !mrt_addr_eq(&pdc->peer, src)) {
-		mrt_stat(mn, MRT_S_UNKNOWN_PDC, 1);
+	pdc = mrt_pdc_named(mn, p, MRT_PDC_TX, src, family);
+	if (!pdc)
 		return;
-	}
 	ms = pdc->ms;
 	spin_lock(&ms->lock);
 	if (!pdc->linked || pdc->dead) {
+		spin_unlock(&ms->lock);
+		return;
+	}
+	if (!mrt_pdc_answer(pdc, p)) {
+		mrt_stat(mn, MRT_S_UNKNOWN_PDC, 1);
 		spin_unlock(&ms->lock);
 		return;
 	}
@@ -1706,23 +2083,25 @@ static void mrt_rcv_ctrl(struct mrt_net *mn, struct sk_buff *skb,
 	if (!probe && p->ctrl.ctl_type != MRT_CTRL_PROBE_ACK)
 		return;
 	mrt_stat(mn, probe ? MRT_S_PROBES_IN : MRT_S_PROBE_ACKS_IN, 1);
-	pdc = xa_load(&mn->pdcs, p->dpdcid);
-	if (!pdc || pdc->role != (probe ? MRT_PDC_RX : MRT_PDC_TX) ||
-	    pdc->family != family || !mrt_addr_eq(&pdc->peer, src) ||
-	    !pdc->rid || pdc->rid != p->spdcid) {
-		mrt_stat(mn, MRT_S_UNKNOWN_PDC, 1);
+	pdc = mrt_pdc_named(mn, p, probe ? MRT_PDC_RX : MRT_PDC_TX, src, family);
+	if (!pdc)
 		return;
-	}
 	ms = pdc->ms;
 	spin_lock(&ms->lock);
 	if (!pdc->linked || pdc->dead)
 		goto unlock;
+	if (!pdc->rid || pdc->rid != p->spdcid || pdc->rkey != p->skey) {
+		mrt_stat(mn, MRT_S_UNKNOWN_PDC, 1);
+		goto unlock;
+	}
 	if (probe) {
 		struct mrt_pkt a = {
 			.type = MRT_TYPE_CTRL,
 			.spdcid = pdc->lid,
 			.dpdcid = pdc->rid,
 			.ev = p->ev,
+			.skey = pdc->key,
+			.dkey = pdc->rkey,
 		};
 
 		a.ctrl.ctl_type = MRT_CTRL_PROBE_ACK;
@@ -1781,8 +2160,12 @@ int mrt_rcv(struct mrt_net *mn, struct sk_buff *skb, const struct mrt_addr *src,
 	if (!pskb_may_pull(skb, hlen))
 		goto nomem;
 	if (hlen == MRT_HDR_LEN) {
+		u8 type = skb->data[0] & 0x0f;
+
+		/* a data packet's padding too: mrt_parse() checks it */
 		hlen = min_t(unsigned int, skb->len,
-			     mrt_hdr_len(skb->data[0] & 0x0f));
+			     type == MRT_TYPE_DATA ? MRT_DATA_MIN_LEN :
+			     mrt_hdr_len(type));
 		if (hlen > MRT_HDR_LEN && !pskb_may_pull(skb, hlen))
 			goto nomem;
 	}
@@ -1817,8 +2200,31 @@ nomem:
 	return 0;
 }
 
+/* A receiving PDC's messages being reassembled: one that had no packet
+ * for partial_msg_timeout_ms (taken or not: a message waiting for room
+ * has a live sender) has a sender that went quiet (a live one sends again
+ * within rto_max_us, however it backs off), and what it holds goes with
+ * the PDC (mrt_pdc_reset(): the sender, if it comes back, hears CLOSING
+ * and fails what did not arrive).
+ */
+static bool mrt_rx_expired(struct mrt_pdc *pdc, u64 now)
+{
+	s64 t = (s64)mrt_attr(pdc->mn, MRT_A_partial_msg_timeout_ms) * NSEC_PER_MSEC;
+	unsigned int i, n = 0;
+	struct mrt_rmsg *m;
+
+	for (i = 0; i < ARRAY_SIZE(pdc->rmsgs); i++)
+		hlist_for_each_entry(m, &pdc->rmsgs[i], hnode)
+			n += (s64)(now - m->last_ns) > t;
+	if (n)
+		mrt_stat(pdc->mn, MRT_S_PARTIAL_EXPIRED, n);
+	return n;
+}
+
 /* Idle PDCs: a sending one with nothing outstanding or queued after
- * pdc_idle_ms, a receiving one after twice that with nothing received.
+ * pdc_idle_ms, a receiving one after twice that with nothing received;
+ * a receiving one whose messages being reassembled expired
+ * (mrt_rx_expired()) resets.
  */
 void mrt_gc_work(struct work_struct *w)
 {
@@ -1847,6 +2253,9 @@ void mrt_gc_work(struct work_struct *w)
 			else if (ms->dead &&
 				 (s64)(now - pdc->progress_ns) > 12 * idle)
 				mrt_pdc_close(pdc, ETIMEDOUT, NULL);
+		} else if (pdc->state != MRT_PDC_LINGER &&
+			   mrt_rx_expired(pdc, now)) {
+			mrt_pdc_reset(pdc);
 		} else if (pdc->state == MRT_PDC_LINGER) {
 			/* quiet, or lingering long: a peer that keeps
 			 * sending never holds a closed socket for good
@@ -1861,6 +2270,6 @@ next:
 		spin_unlock_bh(&ms->lock);
 	}
 	rcu_read_unlock();
-	if (atomic_read(&mn->npdcs))
+	if (atomic_read(&mn->npdcs) || atomic_read(&mn->nrx))
 		mod_delayed_work(system_wq, &mn->gc, HZ);
 }

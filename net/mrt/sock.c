@@ -27,7 +27,9 @@
 
 static u32 mrt_ep_hash(u16 ep)
 {
-	return hash_32(ep, MRT_EP_HASH_BITS);
+	u32 k = ep;
+
+	return mrt_hash(&k, sizeof(k)) >> (32 - MRT_EP_HASH_BITS);
 }
 
 struct mrt_sock *mrt_ep_lookup(struct mrt_net *mn, u8 family, u16 ep,
@@ -153,6 +155,24 @@ static int mrt_addr_to(u8 family, const struct mrt_addr *addr, u16 ep,
 	return sizeof(*sin6);
 }
 
+/* 0 if addr is a unicast peer; -EACCES for a broadcast address (as UDP
+ * without SO_BROADCAST: mrt has no such option, it never broadcasts),
+ * -EOPNOTSUPP for a multicast one (a PDC has one receiver).  The subnet's
+ * broadcast address takes a lookup, so callers ask once per new PDC.
+ */
+int mrt_unicast_check(struct net *net, u8 family, const struct mrt_addr *addr)
+{
+	__be32 a4 = mrt_addr_v4(addr);
+
+	if (family == AF_INET6)
+		return ipv6_addr_is_multicast(&addr->a) ? -EOPNOTSUPP : 0;
+	if (ipv4_is_multicast(a4))
+		return -EOPNOTSUPP;
+	if (ipv4_is_lbcast(a4) || inet_addr_type(net, a4) == RTN_BROADCAST)
+		return -EACCES;
+	return 0;
+}
+
 static void mrt_addr_any_of(u8 family, struct mrt_addr *addr)
 {
 	if (family == AF_INET)
@@ -217,6 +237,9 @@ static int mrt_connect(struct socket *sock, struct sockaddr *uaddr, int len,
 		return err;
 	if (!ep || mrt_addr_any(&addr))
 		return -EINVAL;
+	err = mrt_unicast_check(sock_net(sk), ms->family, &addr);
+	if (err)
+		return err;
 	err = mrt_autobind(ms);
 	if (err)
 		return err;
@@ -362,7 +385,7 @@ static int mrt_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 			return sock_intr_errno(timeo);
 	}
 
-	m = kzalloc(sizeof(*m), sk->sk_allocation);
+	m = kzalloc(sizeof(*m), sk->sk_allocation | __GFP_ACCOUNT);
 	if (!m)
 		return -ENOBUFS;
 	m->cookie = cookie;
@@ -522,6 +545,7 @@ static int mrt_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 
 	timeo = sock_rcvtimeo(sk, flags & MSG_DONTWAIT);
 	lock_sock(sk);		/* one reader at a time: MSG_PEEK copies in place */
+again:
 	while (!READ_ONCE(ms->rxq_len)) {
 		release_sock(sk);
 		if (!timeo)
@@ -537,11 +561,30 @@ static int mrt_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 	}
 	spin_lock_bh(&ms->lock);
 	m = list_first_entry(&ms->rxq, struct mrt_rmsg, node);
+	spin_unlock_bh(&ms->lock);
+	/* Its fragments in order, here rather than in the receive path; a
+	 * message whose fragments do not make its bytes once each is no
+	 * message (a peer's overlapping offsets), dropped and counted.
+	 */
+	if (!m->sorted) {
+		m->sorted = true;
+		if (!mrt_rmsg_whole(m)) {
+			spin_lock_bh(&ms->lock);
+			list_del(&m->node);
+			WRITE_ONCE(ms->rxq_len, ms->rxq_len - 1);
+			spin_unlock_bh(&ms->lock);
+			mrt_stat(ms->mn, MRT_S_BAD_REASSEMBLY, 1);
+			__skb_queue_purge(&m->frags);
+			kfree(m);
+			goto again;
+		}
+	}
 	if (!(flags & MSG_PEEK)) {
+		spin_lock_bh(&ms->lock);
 		list_del(&m->node);
 		WRITE_ONCE(ms->rxq_len, ms->rxq_len - 1);
+		spin_unlock_bh(&ms->lock);
 	}
-	spin_unlock_bh(&ms->lock);
 
 	/* read while the socket is held: with MSG_PEEK, m stays queued */
 	peer = m->peer;
@@ -794,12 +837,12 @@ static int mrt_sk_init(struct sock *sk)
 }
 
 /* Only sk_common_release() calls these, when mrt_sk_init() fails. */
-static int mrt_hash(struct sock *sk)
+static int mrt_sk_hash(struct sock *sk)
 {
 	return 0;
 }
 
-static void mrt_unhash(struct sock *sk)
+static void mrt_sk_unhash(struct sock *sk)
 {
 }
 
@@ -807,8 +850,8 @@ static struct proto mrt_prot = {
 	.name		= "MRT",
 	.owner		= THIS_MODULE,
 	.init		= mrt_sk_init,
-	.hash		= mrt_hash,
-	.unhash		= mrt_unhash,
+	.hash		= mrt_sk_hash,
+	.unhash		= mrt_sk_unhash,
 	.obj_size	= sizeof(struct mrt_sock),
 };
 
@@ -816,8 +859,8 @@ static struct proto mrt6_prot = {
 	.name		= "MRTv6",
 	.owner		= THIS_MODULE,
 	.init		= mrt_sk_init,
-	.hash		= mrt_hash,
-	.unhash		= mrt_unhash,
+	.hash		= mrt_sk_hash,
+	.unhash		= mrt_sk_unhash,
 	.obj_size	= sizeof(struct mrt6_sock),
 };
 

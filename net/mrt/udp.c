@@ -29,9 +29,18 @@ static int mrt_udp_rcv(struct sock *usk, struct sk_buff *skb)
 		kfree_skb(skb);
 		return 0;
 	}
+	/* A PDC has one peer: broadcast and multicast datagrams (which
+	 * would make state on every host of the link) are dropped.
+	 */
+	if (skb->pkt_type != PACKET_HOST)
+		goto nonunicast;
 	if (ip_hdr(skb)->version == 4) {
 		const struct iphdr *iph = ip_hdr(skb);
+		const struct rtable *rt = skb_rtable(skb);
 
+		if (ipv4_is_multicast(iph->daddr) || ipv4_is_lbcast(iph->daddr) ||
+		    (rt && rt->rt_flags & (RTCF_BROADCAST | RTCF_MULTICAST)))
+			goto nonunicast;
 		family = AF_INET;
 		mrt_addr_set_v4(&src, iph->saddr);
 		mrt_addr_set_v4(&dst, iph->daddr);
@@ -39,6 +48,8 @@ static int mrt_udp_rcv(struct sock *usk, struct sk_buff *skb)
 	} else {
 		const struct ipv6hdr *ip6h = ipv6_hdr(skb);
 
+		if (ipv6_addr_is_multicast(&ip6h->daddr))
+			goto nonunicast;
 		family = AF_INET6;
 		src.a = ip6h->saddr;
 		dst.a = ip6h->daddr;
@@ -46,6 +57,10 @@ static int mrt_udp_rcv(struct sock *usk, struct sk_buff *skb)
 	}
 	__skb_pull(skb, sizeof(struct udphdr));
 	mrt_rcv(mn, skb, &src, &dst, family, ds);
+	return 0;
+nonunicast:
+	mrt_stat(mn, MRT_S_NONUNICAST, 1);
+	kfree_skb(skb);
 	return 0;
 }
 

@@ -27,10 +27,12 @@ static void mrt_layout_check(void)
 	BUILD_BUG_ON(sizeof(struct mrt_ack_hdr) != MRT_ACK_HDR_LEN);
 	BUILD_BUG_ON(sizeof(struct mrt_nack_hdr) != MRT_NACK_HDR_LEN);
 	BUILD_BUG_ON(sizeof(struct mrt_ctrl_hdr) != MRT_CTRL_HDR_LEN);
-	BUILD_BUG_ON(MRT_OFF(mrt_ack_hdr, sack_bitmap_hi) != 20);
-	BUILD_BUG_ON(MRT_OFF(mrt_ack_hdr, reserved) != 38);
-	BUILD_BUG_ON(MRT_OFF(mrt_data_hdr, start_psn) != 28);
-	BUILD_BUG_ON(MRT_OFF(mrt_nack_hdr, payload) != 20);
+	BUILD_BUG_ON(MRT_OFF(mrt_hdr, dkey) != 12);
+	BUILD_BUG_ON(MRT_OFF(mrt_ack_hdr, sack_bitmap_hi) != 28);
+	BUILD_BUG_ON(MRT_OFF(mrt_ack_hdr, reserved) != 46);
+	BUILD_BUG_ON(MRT_OFF(mrt_data_hdr, start_psn) != 36);
+	BUILD_BUG_ON(MRT_OFF(mrt_nack_hdr, payload) != 28);
+	BUILD_BUG_ON(MRT_DATA_MIN_LEN != MRT_ACK_HDR_LEN);
 }
 
 /* Per type: its header's length and the flags it may carry. */
@@ -59,6 +61,8 @@ static bool mrt_nack_code_known(u8 code)
 	case MRT_NACK_INV_DPDCID:
 	case MRT_NACK_NO_ENDPOINT:
 	case MRT_NACK_CLOSING:
+	case MRT_NACK_COOKIE:
+	case MRT_NACK_MSG_TOO_BIG:
 		return true;
 	}
 	return false;
@@ -69,7 +73,8 @@ static bool mrt_nack_code_known(u8 code)
 static int mrt_parse_data(const u8 *b, unsigned int len, struct mrt_pkt *p)
 {
 	struct mrt_data *d = &p->data;
-	unsigned int body = len - MRT_DATA_HDR_LEN;
+	unsigned int body = len - MRT_DATA_HDR_LEN, pad, i;
+	bool syn = p->flags & MRT_DATA_F_SYN;
 
 	d->psn = get_unaligned_be32(b + MRT_OFF(mrt_data_hdr, psn));
 	d->src_ep = get_unaligned_be16(b + MRT_OFF(mrt_data_hdr, src_ep));
@@ -80,17 +85,30 @@ static int mrt_parse_data(const u8 *b, unsigned int len, struct mrt_pkt *p)
 	d->msg_len = get_unaligned_be32(b + MRT_OFF(mrt_data_hdr, msg_len));
 	d->start_psn = get_unaligned_be32(b + MRT_OFF(mrt_data_hdr, start_psn));
 
-	/* A PDC's first packets carry SYN and no receiver id; the rest
-	 * name the receiver's PDC.
+	/* A PDC's first packets carry SYN and no receiver id (their dkey
+	 * is a cookie, or 0); the rest name the receiver's PDC and its key.
 	 */
-	if (!p->dpdcid && !(p->flags & MRT_DATA_F_SYN))
+	if (!p->dpdcid != syn)
 		return MRT_BAD(MRT_BAD_PDCID);
+	if (!syn && !p->dkey)
+		return MRT_BAD(MRT_BAD_KEY);
 	/* start_psn is a SYN's, and its PSN lies in the window it opens. */
-	if (!(p->flags & MRT_DATA_F_SYN) && d->start_psn)
+	if (!syn && d->start_psn)
 		return MRT_BAD(MRT_BAD_RESERVED);
-	if ((p->flags & MRT_DATA_F_SYN) &&
-	    d->psn - d->start_psn >= MRT_SYN_SPAN_MAX)
+	if (syn && d->psn - d->start_psn >= MRT_SYN_SPAN_MAX)
 		return MRT_BAD(MRT_BAD_WINDOW);
+	if (len < MRT_DATA_MIN_LEN)
+		return MRT_BAD(MRT_BAD_SHORT);
+	/* A payload shorter than the minimum is followed by zeros. */
+	pad = mrt_data_pad(d->payload_len);
+	if (pad) {
+		if (body != d->payload_len + pad)
+			return MRT_BAD(MRT_BAD_LENGTH);
+		for (i = len - pad; i < len; i++)
+			if (b[i])
+				return MRT_BAD(MRT_BAD_RESERVED);
+		body = d->payload_len;
+	}
 	if (body > d->payload_len)
 		return MRT_BAD(MRT_BAD_LENGTH);
 	p->present = body;
@@ -148,15 +166,12 @@ static int mrt_parse_nack(const u8 *b, struct mrt_pkt *p)
 	n->rcvd_bytes = get_unaligned_be32(b + MRT_OFF(mrt_nack_hdr, rcvd_bytes));
 	n->payload = get_unaligned_be32(b + MRT_OFF(mrt_nack_hdr, payload));
 
-	/* INV_DPDCID, NO_ENDPOINT and NO_RESOURCE answer a packet for which
-	 * the receiver has no PDC (none it knows, no socket to make one
-	 * for, no room for one): they name the PDC they answer (dpdcid)
-	 * and none of their own.
+	/* The stateless codes answer a packet for which the receiver has
+	 * no PDC (none it knows, no socket to make one for, no room for
+	 * one, no cookie yet): they name the PDC they answer (dpdcid) and
+	 * none of their own.
 	 */
-	if (!p->dpdcid ||
-	    (!p->spdcid && n->nack_code != MRT_NACK_INV_DPDCID &&
-	     n->nack_code != MRT_NACK_NO_ENDPOINT &&
-	     n->nack_code != MRT_NACK_NO_RESOURCE))
+	if (!p->dpdcid || (!p->spdcid && !mrt_nack_stateless(n->nack_code)))
 		return MRT_BAD(MRT_BAD_PDCID);
 	if (b[MRT_OFF(mrt_nack_hdr, vendor_code)] ||
 	    get_unaligned_be16(b + MRT_OFF(mrt_nack_hdr, reserved)) ||
@@ -192,11 +207,18 @@ int mrt_parse(const void *buf, unsigned int len, struct mrt_pkt *p)
 
 	mrt_layout_check();
 	*p = (struct mrt_pkt){ 0 };
-	if (len < MRT_HDR_LEN)
+	if (!len)
 		return MRT_BAD(MRT_BAD_SHORT);
+	/* the version first: any packet of version 1, whose common header
+	 * was 8 bytes, is that
+	 */
 	ver_type = b[MRT_OFF(mrt_hdr, ver_type)];
+	if (ver_type >> 4 == 1)
+		return MRT_BAD(MRT_BAD_OLD_VERSION);
 	if (ver_type >> 4 != MRT_WIRE_VERSION)
 		return MRT_BAD(MRT_BAD_VERSION);
+	if (len < MRT_HDR_LEN)
+		return MRT_BAD(MRT_BAD_SHORT);
 	p->type = ver_type & 0xf;
 	hlen = mrt_hdr_len(p->type);
 	if (!hlen)
@@ -210,10 +232,20 @@ int mrt_parse(const void *buf, unsigned int len, struct mrt_pkt *p)
 	p->spdcid = get_unaligned_be16(b + MRT_OFF(mrt_hdr, spdcid));
 	p->dpdcid = get_unaligned_be16(b + MRT_OFF(mrt_hdr, dpdcid));
 	p->ev = get_unaligned_be16(b + MRT_OFF(mrt_hdr, ev));
+	p->skey = get_unaligned_be32(b + MRT_OFF(mrt_hdr, skey));
+	p->dkey = get_unaligned_be32(b + MRT_OFF(mrt_hdr, dkey));
 	if (p->flags & ~mrt_types[p->type].flags)
 		return MRT_BAD(MRT_BAD_FLAGS);
 	if (!p->spdcid && p->type != MRT_TYPE_NACK)
 		return MRT_BAD(MRT_BAD_PDCID);
+	/* A sender with a PDC has a key; a stateless NACK has neither (the
+	 * NACK's own check says which codes may be stateless).  Every
+	 * packet but a SYN names the receiving half's key.
+	 */
+	if (!p->skey != !p->spdcid)
+		return MRT_BAD(MRT_BAD_KEY);
+	if (!p->dkey && p->type != MRT_TYPE_DATA)
+		return MRT_BAD(MRT_BAD_KEY);
 
 	switch (p->type) {
 	case MRT_TYPE_DATA:
@@ -240,6 +272,8 @@ unsigned int mrt_build(void *buf, const struct mrt_pkt *p)
 	put_unaligned_be16(p->spdcid, b + MRT_OFF(mrt_hdr, spdcid));
 	put_unaligned_be16(p->dpdcid, b + MRT_OFF(mrt_hdr, dpdcid));
 	put_unaligned_be16(p->ev, b + MRT_OFF(mrt_hdr, ev));
+	put_unaligned_be32(p->skey, b + MRT_OFF(mrt_hdr, skey));
+	put_unaligned_be32(p->dkey, b + MRT_OFF(mrt_hdr, dkey));
 
 	switch (p->type) {
 	case MRT_TYPE_DATA:

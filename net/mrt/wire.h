@@ -19,11 +19,18 @@
 #include <net/fabric/core.h>
 #include <uapi/linux/mrt.h>
 
-#define MRT_HDR_LEN		8
-#define MRT_DATA_HDR_LEN	32
-#define MRT_ACK_HDR_LEN		40
-#define MRT_NACK_HDR_LEN	24
-#define MRT_CTRL_HDR_LEN	16
+#define MRT_HDR_LEN		16
+#define MRT_DATA_HDR_LEN	40
+#define MRT_ACK_HDR_LEN		48
+#define MRT_NACK_HDR_LEN	32
+#define MRT_CTRL_HDR_LEN	24
+
+/* The zeros that follow a payload of len bytes (MRT_DATA_MIN_LEN). */
+static inline unsigned int mrt_data_pad(unsigned int len)
+{
+	return MRT_DATA_HDR_LEN + len < MRT_DATA_MIN_LEN ?
+	       MRT_DATA_MIN_LEN - MRT_DATA_HDR_LEN - len : 0;
+}
 
 /* A SYN's PSN is within this of its start_psn: the largest window. */
 #define MRT_SYN_SPAN_MAX	16384U
@@ -34,11 +41,13 @@
 /* Why a packet is malformed: one EM(value, name) row each, EMe() last. */
 #define MRT_MALFORMED							\
 	EM(MRT_BAD_SHORT, short)	/* shorter than its header */	\
-	EM(MRT_BAD_VERSION, version)	/* not MRT_WIRE_VERSION */	\
+	EM(MRT_BAD_OLD_VERSION, old_version) /* version 1: no keys */	\
+	EM(MRT_BAD_VERSION, version)	/* no version mrt knows */	\
 	EM(MRT_BAD_TYPE, type)		/* no such type */		\
 	EM(MRT_BAD_FLAGS, flags)	/* a flag the type has not */	\
 	EM(MRT_BAD_RESERVED, reserved)	/* a reserved field not zero */	\
 	EM(MRT_BAD_PDCID, pdcid)	/* a PDC id 0 where none may be */ \
+	EM(MRT_BAD_KEY, key)		/* a key 0 where none may be */	\
 	EM(MRT_BAD_LENGTH, length)	/* more payload than announced */ \
 	EM(MRT_BAD_OFFSET, offset)	/* payload beyond its message */ \
 	EM(MRT_BAD_BOUNDARY, boundary)	/* SOM not at 0, EOM not at end */ \
@@ -96,8 +105,10 @@ struct mrt_pkt {
 	u16 spdcid;
 	u16 dpdcid;
 	u16 ev;
+	u32 skey;
+	u32 dkey;
 	/* DATA: the payload bytes that follow the header (fewer than
-	 * payload_len if trimmed).
+	 * payload_len if trimmed; not the padding).
 	 */
 	u16 present;
 	bool trimmed;
@@ -123,7 +134,8 @@ static inline enum mrt_malformed mrt_bad_reason(int err)
 }
 
 /* Writes p's header (mrt_hdr_len(p->type) bytes) at buf; returns that
- * length.  p must be well formed: the transport builds it.
+ * length.  p must be well formed: the transport builds it, and follows a
+ * data header with the payload and mrt_data_pad() zeros.
  */
 unsigned int mrt_build(void *buf, const struct mrt_pkt *p);
 

@@ -39,7 +39,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	FUZZ_ASSERT(hl >= MRT_HDR_LEN && hl <= size, "type %u hdr %u size %zu",
 		    p.type, hl, size);
 	if (p.type == MRT_TYPE_DATA) {
-		FUZZ_ASSERT(p.present == size - hl, "present %u of %zu - %u",
+		FUZZ_ASSERT(p.present + mrt_data_pad(p.data.payload_len) ==
+			    size - hl, "present %u (+ padding) of %zu - %u",
 			    p.present, size, hl);
 		FUZZ_ASSERT(p.present <= p.data.payload_len, "present %u > %u",
 			    p.present, p.data.payload_len);

@@ -19,7 +19,9 @@ import mrtfuzz as m  # noqa: E402  (the VM fuzzer's packet builders)
 
 def wire():
     SOM, EOM, SYN = m.SOM, m.EOM, m.SYN
-    yield m.data(psn=7, flags=SOM | EOM | SYN, start=7)
+    yield m.data(psn=7, flags=SOM | EOM | SYN, start=7, dpdcid=0, dkey=0)
+    yield m.data(psn=7, flags=SOM | SYN, start=7, dpdcid=0, dkey=0xc00c1e, mlen=3000,
+                 plen=1400)
     yield m.data(psn=8, off=0, mlen=3000, plen=1400, flags=SOM)
     yield m.data(psn=9, off=1400, mlen=3000, plen=1400, flags=0)
     yield m.data(psn=10, off=2800, mlen=3000, plen=200, flags=EOM)
@@ -27,8 +29,11 @@ def wire():
     yield m.data(psn=12, plen=0, mlen=0)
     yield m.ack(cack=5, ack_psn=9, base=5, bitmap=0x11, rcvd=12000, ooo=2, pen=3)
     yield m.ack(cack=0xfffffff0, ack_psn=0x10, base=0xffffffd1, bitmap=(1 << 64) - 1)
-    for code in range(1, 5):
+    yield m.data(psn=13, plen=3, mlen=3)                        # padded
+    for code in (1, 2, 0x0a, 0x0b, 0x10, 0xc1):
         yield m.nack(psn=9, code=code, rcvd=1400, payload=1400)
+    for code in (0x0a, 0x0e, 0x0f, 0xc0):                       # stateless
+        yield m.nack(psn=9, code=code, spdcid=0, skey=0, payload=0xc00c1e)
     for typ in range(1, 4):
         yield m.ctrl(typ=typ, opaque=0x1234, psn=33)
 

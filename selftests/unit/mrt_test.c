@@ -29,6 +29,7 @@ static struct mrt_pkt data_pkt(u32 psn, u16 plen, u32 off, u32 mlen, u8 flags)
 	struct mrt_pkt p = {
 		.type = MRT_TYPE_DATA, .flags = flags,
 		.spdcid = 0x1234, .dpdcid = 0x4321, .ev = 0xc001,
+		.skey = 0xa1b2c3d4, .dkey = 0x5e6f7081,
 	};
 
 	p.data.psn = psn;
@@ -39,6 +40,13 @@ static struct mrt_pkt data_pkt(u32 psn, u16 plen, u32 off, u32 mlen, u8 flags)
 	p.data.msg_offset = off;
 	p.data.msg_len = mlen;
 	return p;
+}
+
+/* An ACK, NACK or CTRL between PDCs 1 and 2 with keys. */
+static struct mrt_pkt ctl_pkt(u8 type)
+{
+	return (struct mrt_pkt){ .type = type, .spdcid = 1, .dpdcid = 2,
+				 .skey = 0x01020304, .dkey = 0x05060708 };
 }
 
 /* Build, then parse len bytes (header + present payload bytes). */
@@ -56,19 +64,25 @@ static void t_layout(void)
 	struct mrt_pkt p = data_pkt(0x01020304, 1000, 4000, 9000,
 				    MRT_DATA_F_AR | MRT_DATA_F_TRIMMABLE);
 	static const u8 want[MRT_DATA_HDR_LEN] = {
-		0x11, 0x22, 0x12, 0x34, 0x43, 0x21, 0xc0, 0x01,
+		0x21, 0x22, 0x12, 0x34, 0x43, 0x21, 0xc0, 0x01,
+		0xa1, 0xb2, 0xc3, 0xd4, 0x5e, 0x6f, 0x70, 0x81,
 		0x01, 0x02, 0x03, 0x04, 0x00, 0x07, 0x00, 0x09,
 		0xbe, 0xef, 0x03, 0xe8, 0x00, 0x00, 0x0f, 0xa0,
 		0x00, 0x00, 0x23, 0x28, 0x00, 0x00, 0x00, 0x00,
 	};
 
-	TAP_EQ(mrt_build(buf, &p), 32, "DATA header is 32 bytes");
+	TAP_EQ(mrt_build(buf, &p), 40, "DATA header is 40 bytes");
 	tap_ok(!memcmp(buf, want, sizeof(want)),
-	       "DATA header bytes: version 1, type 1, big-endian fields at their offsets");
-	TAP_EQ(mrt_hdr_len(MRT_TYPE_ACK), 40, "ACK header is 40 bytes");
-	TAP_EQ(mrt_hdr_len(MRT_TYPE_NACK), 24, "NACK header is 24 bytes");
-	TAP_EQ(mrt_hdr_len(MRT_TYPE_CTRL), 16, "CTRL header is 16 bytes");
+	       "DATA header bytes: version 2, type 1, the keys, big-endian fields at their offsets");
+	TAP_EQ(mrt_hdr_len(MRT_TYPE_ACK), 48, "ACK header is 48 bytes");
+	TAP_EQ(mrt_hdr_len(MRT_TYPE_NACK), 32, "NACK header is 32 bytes");
+	TAP_EQ(mrt_hdr_len(MRT_TYPE_CTRL), 24, "CTRL header is 24 bytes");
 	TAP_EQ(mrt_hdr_len(9), 0, "no type 9");
+	TAP_EQ(MRT_DATA_MIN_LEN, mrt_hdr_len(MRT_TYPE_ACK),
+	       "the smallest data packet is an ACK's size: no answer is larger");
+	TAP_EQ(mrt_data_pad(0), 8, "an empty payload is followed by 8 zeros");
+	TAP_EQ(mrt_data_pad(7), 1, "7 bytes by one");
+	TAP_EQ(mrt_data_pad(8), 0, "8 bytes by none");
 }
 
 static void t_roundtrip(void)
@@ -77,16 +91,20 @@ static void t_roundtrip(void)
 
 	in = data_pkt(0xfffffffe, 1000, 1000, 3000,
 		      MRT_DATA_F_RETX | MRT_DATA_F_SYN);
+	in.dpdcid = 0;
+	in.dkey = 0xc0c0c0c0;
 	in.data.start_psn = 0xfffffff0;
 	tap_ok(!roundtrip(&in, 1000, &out) && out.data.psn == 0xfffffffe &&
 	       out.data.msg_offset == 1000 && out.data.msg_len == 3000 &&
 	       out.data.start_psn == 0xfffffff0 && out.ev == 0xc001 &&
+	       out.skey == 0xa1b2c3d4 && out.dkey == 0xc0c0c0c0 &&
 	       out.flags == (MRT_DATA_F_RETX | MRT_DATA_F_SYN) &&
 	       out.present == 1000 && !out.trimmed,
-	       "DATA round trip");
+	       "DATA round trip (a SYN with its cookie in dkey)");
 
-	in = (struct mrt_pkt){ .type = MRT_TYPE_ACK, .flags = MRT_ACK_F_ECN_ECHO,
-			       .spdcid = 1, .dpdcid = 2, .ev = 3 };
+	in = ctl_pkt(MRT_TYPE_ACK);
+	in.flags = MRT_ACK_F_ECN_ECHO;
+	in.ev = 3;
 	in.ack.cack_psn = 100;
 	in.ack.ack_psn = 170;
 	in.ack.sack_base_psn = 107;
@@ -99,10 +117,11 @@ static void t_roundtrip(void)
 	tap_ok(!roundtrip(&in, 0, &out) && out.ack.sack_bitmap == 0x8000000000000001ULL &&
 	       out.ack.rcvd_bytes == 0xabcdef && out.ack.rcv_cwnd_pen == 127 &&
 	       out.ack.ack_psn == 170 && out.ack.mpr == 4 && out.ack.service_time == 99 &&
-	       buf[20] == 0x80 && buf[27] == 0x01,
+	       out.skey == 0x01020304 && out.dkey == 0x05060708 &&
+	       buf[28] == 0x80 && buf[35] == 0x01,
 	       "ACK round trip; the bitmap is one big-endian u64 (bit 63 first on the wire)");
 
-	in = (struct mrt_pkt){ .type = MRT_TYPE_NACK, .spdcid = 1, .dpdcid = 2 };
+	in = ctl_pkt(MRT_TYPE_NACK);
 	in.nack.nack_psn = 77;
 	in.nack.nack_code = MRT_NACK_TRIMMED_LASTHOP;
 	in.nack.rcvd_bytes = 12;
@@ -110,7 +129,14 @@ static void t_roundtrip(void)
 	       out.nack.nack_psn == 77 && out.nack.rcvd_bytes == 12,
 	       "NACK round trip, UET's code 0x02 for TRIMMED_LASTHOP");
 
-	in = (struct mrt_pkt){ .type = MRT_TYPE_CTRL, .spdcid = 1, .dpdcid = 2 };
+	in = (struct mrt_pkt){ .type = MRT_TYPE_NACK, .dpdcid = 2, .dkey = 9 };
+	in.nack.nack_code = MRT_NACK_COOKIE;
+	in.nack.payload = 0xfeedf00d;
+	tap_ok(!roundtrip(&in, 0, &out) && out.nack.payload == 0xfeedf00d &&
+	       !out.spdcid && !out.skey && out.dkey == 9,
+	       "a COOKIE NACK from no PDC: the cookie in its payload, the SYN's key echoed");
+
+	in = ctl_pkt(MRT_TYPE_CTRL);
 	in.ctrl.ctl_type = MRT_CTRL_PROBE;
 	in.ctrl.opaque = 0x5555;
 	tap_ok(!roundtrip(&in, 0, &out) && out.ctrl.opaque == 0x5555 &&
@@ -118,16 +144,24 @@ static void t_roundtrip(void)
 
 	in = data_pkt(5, 0, 0, 0, MRT_DATA_F_SOM | MRT_DATA_F_EOM | MRT_DATA_F_SYN);
 	in.dpdcid = 0;
-	tap_ok(!roundtrip(&in, 0, &out) && out.data.msg_len == 0,
-	       "an empty message is one empty packet with SOM and EOM (and a SYN without dpdcid)");
+	in.dkey = 0;
+	memset(buf, 0xee, sizeof(buf));
+	TAP_EQ(mrt_build(buf, &in), 40, "an empty message's header");
+	TAP_EQ(mrt_parse(buf, 40 + 8, &out), -1 - MRT_BAD_RESERVED,
+	       "the build leaves the padding to the caller: 0xee is not zeros");
+	memset(buf + 40, 0, 8);
+	tap_ok(!mrt_parse(buf, 48, &out) && out.present == 0,
+	       "... padded with 8 zeros to the smallest data packet");
 }
 
 static void t_trimmed(void)
 {
 	struct mrt_pkt in = data_pkt(9, 4000, 0, 8000, MRT_DATA_F_SOM), out;
 
-	tap_ok(!roundtrip(&in, 0, &out) && out.trimmed && out.present == 0,
-	       "a payload cut to nothing is trimmed, not malformed");
+	tap_ok(roundtrip(&in, 0, &out) == -1 - MRT_BAD_SHORT,
+	       "a payload cut to nothing is shorter than any data packet (short)");
+	tap_ok(!roundtrip(&in, 8, &out) && out.trimmed && out.present == 8,
+	       "a payload cut to 8 bytes is trimmed, not malformed");
 	tap_ok(!roundtrip(&in, 128, &out) && out.trimmed && out.present == 128,
 	       "a payload cut to 128 bytes is trimmed");
 	tap_ok(roundtrip(&in, 4001, &out) == -1 - MRT_BAD_LENGTH,
@@ -151,13 +185,18 @@ static void t_malformed(void)
 	n = mrt_build(b, &p);
 	memset(b + n, 0, 100);
 	TAP_EQ(bad(b, n + 100), -1, "the well-formed base case parses");
-	TAP_EQ(bad(b, 7), MRT_BAD_SHORT, "7 bytes: short");
-	TAP_EQ(bad(b, 31), MRT_BAD_SHORT, "31 bytes of DATA: short");
-	b[0] = 0x21;
-	TAP_EQ(bad(b, n + 100), MRT_BAD_VERSION, "version 2: version");
-	b[0] = 0x17;
-	TAP_EQ(bad(b, n + 100), MRT_BAD_TYPE, "type 7: type");
+	TAP_EQ(bad(b, 0), MRT_BAD_SHORT, "0 bytes: short");
+	TAP_EQ(bad(b, 15), MRT_BAD_SHORT, "15 bytes: short");
+	TAP_EQ(bad(b, 39), MRT_BAD_SHORT, "39 bytes of DATA: short");
+	TAP_EQ(bad(b, 47), MRT_BAD_SHORT, "47 bytes of DATA: short (the smallest is 48)");
 	b[0] = 0x11;
+	TAP_EQ(bad(b, n + 100), MRT_BAD_OLD_VERSION, "version 1: old_version");
+	TAP_EQ(bad(b, 8), MRT_BAD_OLD_VERSION, "version 1, 8 bytes: old_version");
+	b[0] = 0x31;
+	TAP_EQ(bad(b, n + 100), MRT_BAD_VERSION, "version 3: version");
+	b[0] = 0x27;
+	TAP_EQ(bad(b, n + 100), MRT_BAD_TYPE, "type 7: type");
+	b[0] = 0x21;
 	b[1] = 0x80 | MRT_DATA_F_SOM | MRT_DATA_F_EOM;
 	TAP_EQ(bad(b, n + 100), MRT_BAD_FLAGS, "an unknown flag: flags");
 	b[1] = MRT_DATA_F_SOM | MRT_DATA_F_EOM;
@@ -165,15 +204,30 @@ static void t_malformed(void)
 	b[3] = 0;
 	TAP_EQ(bad(b, n + 100), MRT_BAD_PDCID, "spdcid 0: pdcid");
 	b[2] = 0x12;
+	b[3] = 0x34;
 	b[4] = 0;
 	b[5] = 0;
 	TAP_EQ(bad(b, n + 100), MRT_BAD_PDCID, "dpdcid 0 without SYN: pdcid");
+	b[1] |= MRT_DATA_F_SYN;
+	TAP_EQ(bad(b, n + 100), -1, "... with SYN it parses");
+	b[4] = 0x43;
+	TAP_EQ(bad(b, n + 100), MRT_BAD_PDCID, "a SYN that names a dpdcid: pdcid");
+	b[1] &= ~MRT_DATA_F_SYN;
+	b[5] = 0x21;
+	memset(b + 8, 0, 4);
+	TAP_EQ(bad(b, n + 100), MRT_BAD_KEY, "skey 0 with a PDC: key");
+	b[8] = 0xa1;
+	memset(b + 12, 0, 4);
+	TAP_EQ(bad(b, n + 100), MRT_BAD_KEY, "dkey 0 without SYN: key");
+	b[12] = 0x5e;
+	TAP_EQ(bad(b, n + 100), -1, "(restored)");
 
 	p = data_pkt(1, 100, 0, 100, MRT_DATA_F_SOM | MRT_DATA_F_EOM);
 	p.data.start_psn = 1;
 	n = mrt_build(b, &p);
 	TAP_EQ(bad(b, n + 100), MRT_BAD_RESERVED, "start_psn without SYN: reserved");
 	p.flags |= MRT_DATA_F_SYN;
+	p.dpdcid = 0;
 	p.data.psn = 16384;
 	p.data.start_psn = 0;
 	n = mrt_build(b, &p);
@@ -199,76 +253,102 @@ static void t_malformed(void)
 	TAP_EQ(bad(b, n + 100), MRT_BAD_BOUNDARY, "EOM before the message's end: boundary");
 	p = data_pkt(1, 0, 0, 0, MRT_DATA_F_SOM);
 	n = mrt_build(b, &p);
-	TAP_EQ(bad(b, n), MRT_BAD_BOUNDARY,
+	memset(b + n, 0, 8);
+	TAP_EQ(bad(b, n + 8), MRT_BAD_BOUNDARY,
 	       "an empty packet that is not a whole empty message: boundary");
+	p = data_pkt(1, 3, 0, 3, MRT_DATA_F_SOM | MRT_DATA_F_EOM);
+	n = mrt_build(b, &p);
+	memset(b + n, 0, 8);
+	TAP_EQ(bad(b, n + 8), -1, "3 bytes and 5 zeros parse");
+	TAP_EQ(bad(b, n + 3), MRT_BAD_SHORT, "3 bytes without the padding: short");
+	b[n + 7] = 1;
+	TAP_EQ(bad(b, n + 8), MRT_BAD_RESERVED, "padding that is not zero: reserved");
+	b[n + 7] = 0;
+	TAP_EQ(bad(b, n + 9), MRT_BAD_LENGTH, "a byte past the padding: length");
 
-	p = (struct mrt_pkt){ .type = MRT_TYPE_ACK, .spdcid = 1, .dpdcid = 2 };
+	p = ctl_pkt(MRT_TYPE_ACK);
 	n = mrt_build(b, &p);
 	TAP_EQ(bad(b, n + 4), MRT_BAD_LENGTH, "an ACK with trailing bytes: length");
-	b[34] = 128;
+	b[42] = 128;
 	TAP_EQ(bad(b, n), MRT_BAD_PENALTY, "rcv_cwnd_pen 128: penalty");
-	b[34] = 0;
-	b[35] = MRT_MPR_MAX + 1;
+	b[42] = 0;
+	b[43] = MRT_MPR_MAX + 1;
 	TAP_EQ(bad(b, n), MRT_BAD_WINDOW, "mpr 9 (a window of 32768): window");
-	b[35] = MRT_MPR_MAX;
+	b[43] = MRT_MPR_MAX;
 	TAP_EQ(bad(b, n), -1, "mpr 8, a window of 16384, is the largest");
-	b[35] = 0;
-	b[28] = 1;
+	b[43] = 0;
+	b[36] = 1;
 	TAP_EQ(bad(b, n), MRT_BAD_RESERVED, "rcvd_bytes above 24 bits: reserved");
-	b[28] = 0;
-	b[39] = 1;
+	b[36] = 0;
+	b[47] = 1;
 	TAP_EQ(bad(b, n), MRT_BAD_RESERVED, "the ACK's reserved field: reserved");
-	b[39] = 0;
+	b[47] = 0;
+	b[15] = 0;
+	b[14] = 0;
+	b[13] = 0;
+	b[12] = 0;
+	TAP_EQ(bad(b, n), MRT_BAD_KEY, "an ACK without dkey: key");
+	b[12] = 5;
 	b[4] = 0;
 	b[5] = 0;
 	TAP_EQ(bad(b, n), MRT_BAD_PDCID, "an ACK without dpdcid: pdcid");
 
-	/* INV_DPDCID comes from a node without the PDC: no spdcid of its
-	 * own, the dpdcid of the PDC it answers.
+	/* The stateless NACKs come from a node without the PDC: no spdcid
+	 * or skey of their own, the dpdcid of the PDC they answer and its
+	 * key.
 	 */
-	p = (struct mrt_pkt){ .type = MRT_TYPE_NACK, .spdcid = 0, .dpdcid = 2 };
+	p = (struct mrt_pkt){ .type = MRT_TYPE_NACK, .spdcid = 0, .dpdcid = 2, .dkey = 7 };
 	p.nack.nack_code = MRT_NACK_INV_DPDCID;
 	n = mrt_build(b, &p);
 	TAP_EQ(bad(b, n), -1, "INV_DPDCID may come from no PDC (spdcid 0)");
-	b[12] = MRT_NACK_NO_ENDPOINT;
+	b[20] = MRT_NACK_NO_ENDPOINT;
 	TAP_EQ(bad(b, n), -1, "so may NO_ENDPOINT");
-	b[12] = MRT_NACK_NO_RESOURCE;
+	b[20] = MRT_NACK_NO_RESOURCE;
 	TAP_EQ(bad(b, n), -1, "and NO_RESOURCE");
-	b[12] = MRT_NACK_TRIMMED;
+	b[20] = MRT_NACK_COOKIE;
+	TAP_EQ(bad(b, n), -1, "and COOKIE");
+	b[20] = MRT_NACK_TRIMMED;
 	TAP_EQ(bad(b, n), MRT_BAD_PDCID, "another code without spdcid: pdcid");
-	b[12] = MRT_NACK_INV_DPDCID;
+	b[20] = MRT_NACK_INV_DPDCID;
+	b[11] = 1;
+	TAP_EQ(bad(b, n), MRT_BAD_KEY, "an skey without an spdcid: key");
+	b[11] = 0;
 	b[5] = 0;
 	TAP_EQ(bad(b, n), MRT_BAD_PDCID, "a NACK that answers no PDC (dpdcid 0): pdcid");
 	b[3] = 1;
 	b[5] = 2;
-	b[12] = 0x33;
+	TAP_EQ(bad(b, n), MRT_BAD_KEY, "an spdcid without an skey: key");
+	b[11] = 1;
+	b[20] = 0x33;
 	TAP_EQ(bad(b, n), MRT_BAD_CODE, "NACK code 0x33: code");
-	b[12] = MRT_NACK_TRIMMED;
-	b[13] = 1;
+	b[20] = MRT_NACK_TRIMMED;
+	b[21] = 1;
 	TAP_EQ(bad(b, n), MRT_BAD_RESERVED, "a vendor code: reserved");
-	b[13] = 0;
-	b[15] = 1;
+	b[21] = 0;
+	b[23] = 1;
 	TAP_EQ(bad(b, n), MRT_BAD_RESERVED, "the NACK's reserved field: reserved");
-	b[15] = 0;
-	b[16] = 1;
+	b[23] = 0;
+	b[24] = 1;
 	TAP_EQ(bad(b, n), MRT_BAD_RESERVED, "the NACK's rcvd_bytes above 24 bits: reserved");
 
-	p = (struct mrt_pkt){ .type = MRT_TYPE_CTRL, .spdcid = 1, .dpdcid = 2 };
+	p = ctl_pkt(MRT_TYPE_CTRL);
 	p.ctrl.ctl_type = 7;
 	n = mrt_build(b, &p);
 	TAP_EQ(bad(b, n), MRT_BAD_CODE, "CTRL type 7: code");
-	b[8] = MRT_CTRL_PROBE;
-	b[9] = 1;
+	b[16] = MRT_CTRL_PROBE;
+	b[17] = 1;
 	TAP_EQ(bad(b, n), MRT_BAD_RESERVED, "CTRL ctl_flags: reserved");
-	b[9] = 0;
+	b[17] = 0;
 	b[5] = 0;
 	TAP_EQ(bad(b, n), MRT_BAD_PDCID, "a CTRL without dpdcid: pdcid");
 	b[5] = 2;
-	b[8] = MRT_CTRL_CLOSE;
+	b[16] = MRT_CTRL_CLOSE;
 	b[1] = 1;
 	TAP_EQ(bad(b, n), MRT_BAD_FLAGS, "a CTRL with flags: flags");
 	tap_ok(!strcmp(mrt_malformed_names[MRT_BAD_BOUNDARY], "boundary") &&
-	       !strcmp(mrt_malformed_names[MRT_BAD_CODE], "code"),
+	       !strcmp(mrt_malformed_names[MRT_BAD_CODE], "code") &&
+	       !strcmp(mrt_malformed_names[MRT_BAD_OLD_VERSION], "old_version") &&
+	       !strcmp(mrt_malformed_names[MRT_BAD_KEY], "key"),
 	       "reasons have names (the counters')");
 }
 
@@ -279,12 +359,12 @@ static void t_mutations(void)
 {
 	struct mrt_pkt in[3] = {
 		data_pkt(1, 40, 0, 40, MRT_DATA_F_SOM | MRT_DATA_F_EOM),
-		{ .type = MRT_TYPE_ACK, .spdcid = 1, .dpdcid = 2 },
-		{ .type = MRT_TYPE_NACK, .spdcid = 1, .dpdcid = 2 },
+		ctl_pkt(MRT_TYPE_ACK),
+		ctl_pkt(MRT_TYPE_NACK),
 	};
 	unsigned int k, bit, n, ok = 1;
 	struct mrt_pkt out;
-	u8 b[80];
+	u8 b[96];
 	int err;
 
 	in[2].nack.nack_code = MRT_NACK_TRIMMED;
@@ -507,13 +587,13 @@ static void t_exact_prefix(void)
 {
 	struct mrt_pkt in[4] = {
 		data_pkt(1, 40, 0, 40, MRT_DATA_F_SOM | MRT_DATA_F_EOM),
-		{ .type = MRT_TYPE_ACK, .spdcid = 1, .dpdcid = 2 },
-		{ .type = MRT_TYPE_NACK, .spdcid = 1, .dpdcid = 2 },
-		{ .type = MRT_TYPE_CTRL, .spdcid = 1, .dpdcid = 2 },
+		ctl_pkt(MRT_TYPE_ACK),
+		ctl_pkt(MRT_TYPE_NACK),
+		ctl_pkt(MRT_TYPE_CTRL),
 	};
-	unsigned int k, len, n, ok = 1;
+	unsigned int k, len, n, min, ok = 1;
 	struct mrt_pkt out;
-	u8 b[80], *h;
+	u8 b[96], *h;
 
 	in[2].nack.nack_code = MRT_NACK_TRIMMED;
 	in[3].ctrl.ctl_type = MRT_CTRL_PROBE;
@@ -522,8 +602,11 @@ static void t_exact_prefix(void)
 		for (len = 0; len <= n; len++) {
 			h = malloc(len ? len : 1);
 			memcpy(h, b, len);
-			/* short below the header, ok at and (DATA) above it */
-			if (!mrt_parse(h, len, &out) != (len >= mrt_hdr_len(in[k].type) &&
+			/* short below the header (DATA: below the
+			 * smallest packet), ok at and (DATA) above it
+			 */
+			min = k ? mrt_hdr_len(in[k].type) : MRT_DATA_MIN_LEN;
+			if (!mrt_parse(h, len, &out) != (len >= min &&
 							 (k == 0 || len == n)))
 				ok = 0;
 			free(h);

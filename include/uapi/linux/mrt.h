@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
  * mrt, the multipath reliable message transport: its protocol numbers and
- * its wire format, version 1.
+ * its wire format, version 2.
  *
  * mrt carries messages over UDP in the manner of Ultra Ethernet's Packet
  * Delivery Sublayer and MRC: packet delivery contexts (PDCs) with packet
@@ -18,6 +18,15 @@
  * with a reserved field that is not zero is malformed, so that a later
  * version can give them a meaning.  Documentation/networking/mrt.rst
  * describes each field.
+ *
+ * Version 2 adds the keys: each half of a PDC (the sender's and the
+ * receiver's) chooses 32 random bits at open, and every packet to a PDC
+ * carries the key of the half it is for (dkey), which the receiving half
+ * checks before the packet changes anything.  A SYN, whose receiver has
+ * no PDC yet, carries instead the cookie the receiver gave the sender's
+ * host (0: none yet), and a receiver makes a PDC only for a SYN with a
+ * valid cookie: the peer has shown it receives at its address.  Version
+ * 1 (no keys, an 8-byte common header) is refused (malformed_old_version).
  */
 #ifndef _UAPI_LINUX_MRT_H
 #define _UAPI_LINUX_MRT_H
@@ -29,7 +38,7 @@
 #endif
 #define SOL_MRT			253
 
-#define MRT_WIRE_VERSION	1
+#define MRT_WIRE_VERSION	2
 
 /* The high nibble of mrt_hdr.ver_type is the version, the low one this. */
 enum mrt_type {
@@ -39,17 +48,26 @@ enum mrt_type {
 	MRT_TYPE_CTRL	= 4,
 };
 
-/* The common header of every packet: 8 bytes. */
+/* The common header of every packet: 16 bytes. */
 struct mrt_hdr {
 	__u8	ver_type;	/* version << 4 | type */
 	__u8	flags;		/* per type: MRT_DATA_F_*, MRT_ACK_F_*, ... */
-	__be16	spdcid;		/* the sender's PDC id; never 0 but in an
-				 * INV_DPDCID, NO_ENDPOINT or NO_RESOURCE
-				 * NACK (the sender has none)
+	__be16	spdcid;		/* the sender's PDC id; 0 only in a
+				 * stateless NACK (mrt_nack_stateless(): the
+				 * sender has no PDC)
 				 */
 	__be16	dpdcid;		/* the receiver's PDC id; 0 only on a SYN */
 	__be16	ev;		/* DATA, CTRL: the EV it was sent on;
 				 * ACK, NACK: the EV of the packet answered
+				 */
+	__be32	skey;		/* the sending half's key, never 0; 0 only in
+				 * a stateless NACK
+				 */
+	__be32	dkey;		/* the receiving half's key, as the sender
+				 * learnt it from that half's packets; on a
+				 * SYN the receiver's cookie (0: none yet); on
+				 * a stateless NACK the skey of the packet
+				 * answered.  0 only on a SYN.
 				 */
 };
 
@@ -62,7 +80,10 @@ struct mrt_hdr {
 #define MRT_DATA_F_TRIMMABLE	0x20	/* a switch may trim it to its headers */
 #define MRT_DATA_F_MASK		0x3f
 
-/* DATA: common header + 24 bytes, then payload_len bytes of payload. */
+/* DATA: common header + 24 bytes, then payload_len bytes of payload,
+ * then zeros to MRT_DATA_MIN_LEN if shorter: no answer (an ACK, a NACK)
+ * is larger than the data packet it answers.
+ */
 struct mrt_data_hdr {
 	struct mrt_hdr	h;
 	__be32	psn;
@@ -87,6 +108,9 @@ struct mrt_data_hdr {
 #define MRT_RCV_CWND_PEN_MAX	127
 /* mpr: windows of 64 to 16384 PSNs. */
 #define MRT_MPR_MAX		8
+
+/* The smallest data packet: an ACK's size (a shorter one is padded). */
+#define MRT_DATA_MIN_LEN	48
 
 /* ACK: common header + 32 bytes. */
 struct mrt_ack_hdr {
@@ -117,16 +141,33 @@ struct mrt_ack_hdr {
 #define MRT_NACK_F_RETX_ECHO	0x01
 #define MRT_NACK_F_MASK		0x01
 
-/* NACK codes: Ultra Ethernet 1.0's values. */
+/* NACK codes: Ultra Ethernet 1.0's values, and this project's own. */
 enum mrt_nack_code {
 	MRT_NACK_TRIMMED		= 0x01,
 	MRT_NACK_TRIMMED_LASTHOP	= 0x02,
-	MRT_NACK_NO_RESOURCE		= 0x0a,
-	MRT_NACK_PSN_OOR_WINDOW		= 0x0b,
+	MRT_NACK_NO_RESOURCE		= 0x0a,	/* payload: the PSN window of a
+						 * PDC, or 0: no PDC (limits)
+						 */
+	MRT_NACK_PSN_OOR_WINDOW		= 0x0b,	/* payload: the window */
 	MRT_NACK_INV_DPDCID		= 0x0e,
 	MRT_NACK_NO_ENDPOINT		= 0x0f,	/* this project's: no socket */
-	MRT_NACK_CLOSING		= 0x10,
+	MRT_NACK_CLOSING		= 0x10,	/* payload: the PDC's cack_psn */
+	MRT_NACK_COOKIE			= 0xc0,	/* this project's: a SYN without
+						 * a valid cookie; payload: one
+						 */
+	MRT_NACK_MSG_TOO_BIG		= 0xc1,	/* this project's: the message
+						 * never fits the receive buffer
+						 */
 };
+
+/* The NACKs a receiver may send without a PDC of its own (then spdcid and
+ * skey 0, dkey the answered packet's skey).
+ */
+static inline int mrt_nack_stateless(__u8 code)
+{
+	return code == MRT_NACK_INV_DPDCID || code == MRT_NACK_NO_ENDPOINT ||
+	       code == MRT_NACK_NO_RESOURCE || code == MRT_NACK_COOKIE;
+}
 
 /* NACK: common header + 16 bytes. */
 struct mrt_nack_hdr {

@@ -20,7 +20,8 @@ setup_ns A B || exit 1
 link_ns "$A" a0 1 "$B" b0 2
 mrt_tune "$A" "$B" || exit 1
 
-REASONS=(short version type flags reserved pdcid length offset boundary penalty window code)
+REASONS=(short old_version version type flags reserved pdcid key length offset boundary penalty
+	window code)
 # B's malformed_<reason> counters, in REASONS' order
 mapfile -t before < <(proc_stats "$B" mrt/snmp "${REASONS[@]/#/malformed_}")
 
@@ -41,10 +42,13 @@ xfer=$!
 # the transfer's PDCs, from both ends
 busywait 60000 sh -c "ip netns exec $B awk '\$3 == \"rx\"' /proc/net/mrt/pdcs | grep -q ." ||
 	{ check 1 "the transfer opened a PDC"; exit 1; }
-rx=($(ip netns exec "$B" awk '$3 == "rx" { print $1, $2, $7, $5, $11; exit }' /proc/net/mrt/pdcs))
+# (root sees the PDCs' ids, PSNs and keys: the last two columns)
+rx=($(ip netns exec "$B" awk '$3 == "rx" { print $1, $2, $7, $5, $11, $19, $20; exit }' \
+	/proc/net/mrt/pdcs))
 busywait 60000 sh -c "ip netns exec $A awk '\$3 == \"tx\" && \$2 != 0' /proc/net/mrt/pdcs | grep -q ."
-tx=($(ip netns exec "$A" awk '$3 == "tx" { print $1, $2, $9, $10; exit }' /proc/net/mrt/pdcs))
-log "# rx PDC at B: lid rid peer_ep local_ep cack = ${rx[*]}; tx PDC at A: lid rid una nxt = ${tx[*]}"
+tx=($(ip netns exec "$A" awk '$3 == "tx" { print $1, $2, $9, $10, $19, $20; exit }' \
+	/proc/net/mrt/pdcs))
+log "# rx PDC at B: lid rid peer_ep local_ep cack key rkey = ${rx[*]}; tx PDC at A: lid rid una nxt key rkey = ${tx[*]}"
 
 o0=$(mrt_stat "$B" oor_pkts_in)
 u0=$(mrt_stat "$A" ack_unsent_psns)

@@ -8,6 +8,9 @@
 # that arrived); a new message to the closed endpoint fails at once; and
 # the lingering PDC goes once the sender has been quiet for twice B's
 # rto_max_us.  IPv4.
+#   0. A's host takes B's cookie with one message from another socket,
+#      which stays open (the destination keeps the cookie), so that the
+#      PDC of step 1 opens without an answer from B;
 #   1. B's egress drops everything (netem loss 100 %): 6 small messages
 #      reach the server, which exits; A has no ACK;
 #   2. B's egress repaired: A's next retransmissions are answered by the
@@ -26,20 +29,25 @@ neigh_pin "$B" b0 "$A" a0 198.18.0.1 2001:db8::1
 # most 1 s); B: a linger of 2 x 5 s without a packet
 mrt_tune "$A" retry_budget=30 || exit 1
 mrt_tune "$B" rto_max_us=5000000 || exit 1
-ip netns exec "$B" tc qdisc add dev b0 root netem loss 100% || exit 1
-
-ip netns exec "$B" python3 "$MRTMSG" server 198.18.0.2 7000 --count 6 --timeout 60 \
+ip netns exec "$B" python3 "$MRTMSG" server 198.18.0.2 7000 --count 7 --timeout 60 \
 	--ready "$MRT_J/ready" >"$MRT_J/srv" &
 srv=$!
 busywait 10000 test -e "$MRT_J/ready"
+ip netns exec "$A" python3 "$MRTMSG" client 198.18.0.2 7000 --count 2 --max-size 100 \
+	--confirm --wait 60 --cookie-base 9000 --pause-at 1 --pause-dir "$MRT_J" >/dev/null &
+warm=$!
+defer "kill $warm 2>/dev/null"
+busywait 30000 test -e "$MRT_J/paused.1"
+check $? "step 0: A's host has B's cookie (one message confirmed)"
+ip netns exec "$B" tc qdisc add dev b0 root netem loss 100% || exit 1
 ip netns exec "$A" python3 "$MRTMSG" client 198.18.0.2 7000 --count 6 --max-size 200 \
 	--confirm --wait 60 >"$MRT_J/lg.cli" &
 cli=$!
 wait $srv
 log "# server: $(cat "$MRT_J/srv")"
-jq -e '.received == 6 and .bad == 0 and .dups == 0' "$MRT_J/srv" >/dev/null
-check $? "step 1: with B's ACKs dropped, the server got its 6 messages and closed"
-state=$(ip netns exec "$B" awk '$3 == "rx" { print $4 }' /proc/net/mrt/pdcs)
+jq -e '.received == 7 and .bad == 0 and .dups == 0' "$MRT_J/srv" >/dev/null
+check $? "step 1: with B's ACKs dropped, the server got its 6 messages (and step 0's) and closed"
+state=$(ip netns exec "$B" awk '$3 == "rx" { print $4 }' /proc/net/mrt/pdcs | sort -u)
 [[ $state == linger ]]
 check $? "the receiving PDC lingers after its socket closed ($state)"
 "$FABCTL" -n "$B" -j mrt pdc show | jq -e '[.[] | select(.role == "rx")][0].state == "linger"' \

@@ -5,13 +5,17 @@
 
   mrtfuzz.py malformed ADDR PORT N      N packets per reason of
                                         /proc/net/mrt/snmp's malformed_*
-  mrtfuzz.py oor ADDR PORT LID RID SRC_EP DST_EP CACK N
+  mrtfuzz.py oor ADDR PORT LID RID SRC_EP DST_EP CACK KEY RKEY N
                                         DATA for a live PDC, PSNs far
                                         beyond its window
-  mrtfuzz.py sack ADDR PORT DPDCID SPDCID UNA NXT N
+  mrtfuzz.py sack ADDR PORT DPDCID SPDCID UNA NXT KEY RKEY N
                                         ACKs for a live sending PDC: SACK
                                         bits only for PSNs never sent, and
                                         a cack beyond every PSN sent
+
+KEY is the receiving PDC's own key, RKEY its peer's (hex, as
+/proc/net/mrt/pdcs shows them to root): without them every packet to a
+PDC is refused (bad_key_in) before anything else looks at it.
 """
 import json
 import socket
@@ -23,15 +27,23 @@ DATA, ACK, NACK, CTRL = 1, 2, 3, 4
 SOM, EOM, SYN = 0x08, 0x10, 0x01
 
 
-def hdr(typ, flags=0, spdcid=0x1111, dpdcid=0x2222, ev=0x3333, ver=1):
-    return struct.pack('>BBHHH', ver << 4 | typ, flags, spdcid, dpdcid, ev)
+VERSION = 2
+DATA_MIN = 48                           # the smallest data packet (an ACK's size)
+
+
+def hdr(typ, flags=0, spdcid=0x1111, dpdcid=0x2222, ev=0x3333, skey=0x44444444,
+        dkey=0x55555555, ver=VERSION):
+    return struct.pack('>BBHHHII', ver << 4 | typ, flags, spdcid, dpdcid, ev, skey, dkey)
 
 
 def data(psn=5, src_ep=1, dst_ep=7000, msg_id=1, plen=100, off=0, mlen=100,
          start=0, flags=SOM | EOM, payload=None, **kw):
-    body = payload if payload is not None else b'\0' * plen
+    """A DATA packet; a payload under 8 bytes is padded with zeros (unless
+    payload gives the bytes after the header as they are)."""
+    if payload is None:
+        payload = b'\0' * max(plen, DATA_MIN - 40)
     return hdr(DATA, flags, **kw) + struct.pack('>IHHHHIII', psn, src_ep, dst_ep, msg_id,
-                                                plen, off, mlen, start) + body
+                                                plen, off, mlen, start) + payload
 
 
 def ack(cack=0, ack_psn=0, base=0, bitmap=0, rcvd=0, ooo=0, pen=0, mpr=4, svc=0, res=0, **kw):
@@ -50,23 +62,34 @@ def ctrl(typ=1, cflags=0, opaque=0, psn=0, **kw):
 def cases():
     """(reason, packet) pairs: each packet is malformed for that reason only."""
     d = data()
+    v1 = struct.pack('>BBHHH', 0x11, SOM | EOM, 0x1111, 0x2222, 0x3333)
     return [
-        ('short', d[:7]),
-        ('short', d[:31]),
-        ('short', ack()[:39]),
-        ('version', bytes([0x21]) + d[1:]),
-        ('version', bytes([0x21]) + d[1:20]),  # short too: the version comes first
-        ('type', bytes([0x17]) + d[1:]),
+        ('short', d[:15]),
+        ('short', d[:39]),
+        ('short', data(plen=0, mlen=0)[:47]),  # below the smallest data packet
+        ('short', ack()[:47]),
+        ('old_version', v1 + d[8:]),           # version 1: no keys
+        ('old_version', v1),
+        ('version', bytes([0x31]) + d[1:]),
+        ('version', bytes([0x31]) + d[1:10]),  # short too: the version comes first
+        ('type', bytes([0x27]) + d[1:]),
         ('flags', data(flags=SOM | EOM | 0x80)),
-        ('flags', hdr(CTRL, flags=1) + ctrl()[8:]),
+        ('flags', hdr(CTRL, flags=1) + ctrl()[16:]),
         ('reserved', data(start=9)),           # start_psn without SYN
         ('reserved', ack(res=1)),
         ('reserved', nack(vendor=1)),
+        ('reserved', data(plen=3, mlen=3, payload=b'abc\0\0\0\0\1')),  # padding not zero
         ('pdcid', data(spdcid=0)),
         ('pdcid', data(dpdcid=0)),             # no SYN
+        ('pdcid', data(flags=SOM | EOM | SYN)),  # a SYN naming a dpdcid
         ('pdcid', ack(dpdcid=0)),
+        ('key', data(skey=0)),
+        ('key', data(dkey=0)),                 # no SYN
+        ('key', ack(dkey=0)),
+        ('key', nack(spdcid=0, code=0x0e)),    # a stateless NACK with an skey
         ('length', d + b'extra'),              # more payload than announced
         ('length', ack() + b'x'),
+        ('length', data(plen=3, mlen=3, payload=b'abc' + bytes(6))),  # past the padding
         ('offset', data(off=950, mlen=1000)),
         ('offset', data(off=0xffffff9c, mlen=100)),
         ('boundary', data(off=100, mlen=1000, flags=SOM)),
@@ -96,21 +119,26 @@ def main():
             for reason, pkt in cases():
                 tx(reason, pkt)
     elif mode == 'oor':
-        lid, rid, src_ep, dst_ep, cack, n = map(int, sys.argv[4:10])
+        lid, rid, src_ep, dst_ep, cack = map(int, sys.argv[4:9])
+        key, rkey = (int(x, 16) for x in sys.argv[9:11])
+        n = int(sys.argv[11])
         for i in range(n):
             tx('oor', data(psn=(cack + 100000 + i) & 0xffffffff, src_ep=src_ep,
                            dst_ep=dst_ep, spdcid=rid, dpdcid=lid, flags=0, mlen=1000,
-                           off=100))
+                           off=100, skey=rkey, dkey=key))
     elif mode == 'sack':
-        dpdcid, spdcid, una, nxt, n = map(int, sys.argv[4:9])
+        dpdcid, spdcid, una, nxt = map(int, sys.argv[4:8])
+        key, rkey = (int(x, 16) for x in sys.argv[8:10])
+        n = int(sys.argv[10])
         far = (nxt + 1000000) & 0xffffffff
         for i in range(n):
             # a stale cack (nothing new) and SACK bits a million PSNs on
             tx('unsent', ack(cack=una, ack_psn=far, base=far, bitmap=(1 << 64) - 1,
-                             spdcid=spdcid, dpdcid=dpdcid, mpr=4))
+                             spdcid=spdcid, dpdcid=dpdcid, mpr=4, skey=rkey, dkey=key))
             # a cack beyond every PSN sent: nothing of it is believed
             tx('cack_beyond', ack(cack=far, ack_psn=far, base=far, bitmap=1,
-                                  spdcid=spdcid, dpdcid=dpdcid, mpr=4))
+                                  spdcid=spdcid, dpdcid=dpdcid, mpr=4, skey=rkey,
+                                  dkey=key))
     print(json.dumps(sent))
 
 

@@ -277,15 +277,16 @@ static void put_edge(unsigned char *b, unsigned int nbytes)
 static void mutate_field(unsigned char *b, unsigned int len)
 {
 	/* (offset, size) of every field of each type's header */
-	static const unsigned char common[][2] = { {0, 1}, {1, 1}, {2, 2}, {4, 2}, {6, 2} };
-	static const unsigned char data[][2] = { {8, 4}, {12, 2}, {14, 2}, {16, 2}, {18, 2},
-						 {20, 4}, {24, 4}, {28, 4} };
-	static const unsigned char ack[][2] = { {8, 4}, {12, 4}, {16, 4}, {20, 4}, {24, 4},
-						{28, 4}, {32, 2}, {34, 1}, {35, 1}, {36, 2},
-						{38, 2} };
-	static const unsigned char nack[][2] = { {8, 4}, {12, 1}, {13, 1}, {14, 2}, {16, 4},
-						 {20, 4} };
-	static const unsigned char ctrl[][2] = { {8, 1}, {9, 1}, {10, 2}, {12, 4} };
+	static const unsigned char common[][2] = { {0, 1}, {1, 1}, {2, 2}, {4, 2}, {6, 2},
+						   {8, 4}, {12, 4} };
+	static const unsigned char data[][2] = { {16, 4}, {20, 2}, {22, 2}, {24, 2}, {26, 2},
+						 {28, 4}, {32, 4}, {36, 4} };
+	static const unsigned char ack[][2] = { {16, 4}, {20, 4}, {24, 4}, {28, 4}, {32, 4},
+						{36, 4}, {40, 2}, {42, 1}, {43, 1}, {44, 2},
+						{46, 2} };
+	static const unsigned char nack[][2] = { {16, 4}, {20, 1}, {21, 1}, {22, 2}, {24, 4},
+						 {28, 4} };
+	static const unsigned char ctrl[][2] = { {16, 1}, {17, 1}, {18, 2}, {20, 4} };
 	static const struct {
 		const unsigned char (*f)[2];
 		unsigned int n;
@@ -319,6 +320,8 @@ static unsigned int craft(unsigned char *b)
 		.spdcid = (u16)(below(8) ? rnd() : 0),
 		.dpdcid = (u16)(below(4) ? rnd() : 0),
 		.ev = (u16)rnd(),
+		.skey = (u32)(below(8) ? rnd() : 0),
+		.dkey = (u32)(below(8) ? rnd() : 0),
 	};
 	unsigned int hl, plen = 0;
 
@@ -369,6 +372,11 @@ static unsigned int craft(unsigned char *b)
 	if (plen)
 		plen = below(4) ? plen : below(plen + 8);
 	memset(b + hl, 0x5a, plen);
+	/* a short payload padded with zeros, mostly */
+	if (p.type == MRT_TYPE_DATA && below(4)) {
+		memset(b + hl + plen, 0, mrt_data_pad(plen));
+		plen += mrt_data_pad(plen);
+	}
 	return hl + plen;
 }
 
