@@ -3,7 +3,7 @@
 """Digest-checked messages over mrt sockets, for the VM selftests.
 
   mrtmsg.py server ADDR EP --count N [--timeout S] [--rcvbuf B] [--ordered]
-                   [--peer ADDR] [--count-file F]
+                   [--peer ADDR] [--count-file F] [--rmem-log F]
   mrtmsg.py client ADDR EP --count N [--max-size B] [--seed S] [--sndbuf B]
                    [--confirm] [--cookie-base C] [--wait S]
                    [--while-exists F --count-file F] [--fail-nth N]
@@ -153,11 +153,26 @@ def server(a):
     foreign = 0
     deadline = time.monotonic() + a.timeout
     n, count, counted = 0, a.count, False
+    rmem_peak, rcvbuf = 0, s.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF)
     while n < count and time.monotonic() < deadline:
+        if a.rmem_log:
+            # what the receive buffer holds now (the kernel's count, read
+            # at one instant), and the most it held when looked at
+            rmem = mrt_info(s)['rmem']
+            rmem_peak = max(rmem_peak, rmem)
+            try:
+                with open(a.rmem_log + '.tmp', 'w') as f:
+                    json.dump({'rmem': rmem, 'peak': rmem_peak, 'rcvbuf': rcvbuf,
+                               'received': n, 'foreign': foreign}, f)
+                os.rename(a.rmem_log + '.tmp', a.rmem_log)
+            except OSError:
+                pass                    # the test is gone
+
         if a.count_file and not counted and os.path.exists(a.count_file):
             count, counted = int(open(a.count_file).read()), True
             continue
-        r, _, _ = select.select([s], [], [], max(0.0, min(1.0, deadline - time.monotonic())))
+        r, _, _ = select.select([s], [], [], max(0.0, min(0.1 if a.rmem_log else 1.0,
+                                                          deadline - time.monotonic())))
         if not r:
             continue
         data, anc, flags, addr = s.recvmsg(a.bufsize)
@@ -184,7 +199,7 @@ def server(a):
             last = seq
     print(json.dumps({'received': n, 'distinct': len(seen), 'small': small, 'bad': bad,
                       'dups': dups, 'bytes': nbytes, 'order_breaks': order_breaks,
-                      'foreign': foreign,
+                      'foreign': foreign, 'rmem_peak': rmem_peak, 'rcvbuf': rcvbuf,
                       'digests': sorted(seen)[-1:] and hashlib.sha256(
                           ','.join(map(str, sorted(seen))).encode()).hexdigest()}))
 
@@ -319,6 +334,8 @@ def main():
                    'when done; server: expect that many once the file exists')
     p.add_argument('--peer', help='server: count only messages from this address; others '
                    'are "foreign"')
+    p.add_argument('--rmem-log', help='server: keep the receive buffer\'s use (MRT_INFO) '
+                   'now and at its most, as JSON in this file, every 0.1 s at least')
     a = p.parse_args()
     scale = int(os.environ.get('WAIT_SCALE', '1'))
     a.timeout *= scale
