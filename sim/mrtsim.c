@@ -931,10 +931,11 @@ void sim_mrt_rcv_data(struct sim_mrt_rcv *r, const uint8_t *hdr,
 		return;
 	}
 	/* pdc.c's mrt_rcv_room(), the engine's rule: a new packet in the
-	 * window that does not fit is NACKed, but one of the oldest message.
-	 * The simulated buffer counts payload bytes and its application
-	 * reads them as they come (nothing waits whole), so the oldest
-	 * message is taken to be the one whose packet is at cack, and a
+	 * window that does not fit is NACKed, but one at cack.  The
+	 * simulated buffer counts payload bytes and its application reads
+	 * them as they come (nothing waits whole, nothing is ever
+	 * readable whole), so every PDC's packet at cack is taken as the
+	 * kernel takes the one of the PDC with the oldest message, and a
 	 * flow's message is never refused whole (the kernel refuses a
 	 * message its buffer can never hold, MSG_TOO_BIG: a simulated
 	 * receiver delivers a flow's bytes as they arrive).

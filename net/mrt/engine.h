@@ -302,36 +302,39 @@ static inline bool mrt_rx_ack_at_once(const struct mrt_pkt *p, bool ce)
 
 /* Room at a receiver for a new packet: the receive buffer holds to
  * rcvbuf, with one exception, so that messages being reassembled never
- * keep the oldest from completing: while nothing waits to be read
- * (reading would make room), the packets of the oldest message being
- * reassembled (oldest: the packet's message is it, or starts one while
- * none is) are taken as long as that message alone holds at most rcvbuf
- * plus MRT_RCV_RESERVE.  A message that outgrows that never fits
- * (MSG_TOO_BIG).  So a buffer holds at most twice rcvbuf and the
- * reserve, however its peers send.  used and bytes are what the buffer
- * holds and what the packet would add (the kernel's truesize), held what
- * the packet's message holds.
+ * keep the oldest in-order message from completing: while nothing waits
+ * to be read (reading would make room), a packet at cack of the PDC whose
+ * message is the oldest being reassembled (in_order; with none being
+ * reassembled, at cack of its own PDC) is taken as long as its message
+ * alone holds at most rcvbuf plus MRT_RCV_RESERVE.  One message at a time
+ * grows past the buffer so (once complete it can be read, which stops
+ * the exception until it is), so a buffer holds at most twice rcvbuf and
+ * the reserve, however its peers send; and a message that outgrows that
+ * never fits (MSG_TOO_BIG).  used and bytes are what the buffer holds and
+ * what the packet would add (the kernel's truesize), held what the
+ * packet's message holds.
  */
 #define MRT_RCV_RESERVE		(64 * 1024)
 
 enum mrt_rx_room {
 	MRT_RX_ROOM_OK,
 	MRT_RX_ROOM_FULL,	/* not now: NACKed NO_RESOURCE, sent again */
-	MRT_RX_ROOM_NEVER,	/* the oldest message outgrows the buffer and
-				 * the reserve: it never fits (MSG_TOO_BIG)
+	MRT_RX_ROOM_NEVER,	/* the in-order message outgrows the buffer
+				 * and the reserve: it never fits
+				 * (MSG_TOO_BIG)
 				 */
 };
 
 static inline enum mrt_rx_room mrt_rx_room(u64 used, u64 bytes, u64 rcvbuf,
-					   bool readable, bool oldest, u64 held)
+					   bool readable, bool in_order, u64 held)
 {
 	if (used + bytes <= rcvbuf)
 		return MRT_RX_ROOM_OK;
-	if (readable || !oldest)
+	if (readable || !in_order)
 		return MRT_RX_ROOM_FULL;
-	if (held + bytes <= rcvbuf + MRT_RCV_RESERVE)
-		return MRT_RX_ROOM_OK;
-	return MRT_RX_ROOM_NEVER;
+	if (held + bytes > rcvbuf + MRT_RCV_RESERVE)
+		return MRT_RX_ROOM_NEVER;
+	return MRT_RX_ROOM_OK;
 }
 
 /* The ACK (a->ack and a->flags; the caller sets the ids and EV) that

@@ -160,8 +160,6 @@ static int __net_init mrt_net_init(struct net *net)
 	spin_lock_init(&mn->linger_lock);
 	INIT_DELAYED_WORK(&mn->gc, mrt_gc_work);
 	INIT_WORK(&mn->tun_work, mrt_tunnel_put_work);
-	spin_lock_init(&mn->answers[0].lock);
-	spin_lock_init(&mn->answers[1].lock);
 	get_random_bytes(&mn->cookie_key, sizeof(mn->cookie_key));
 	spin_lock_init(&mn->src_lock);
 
@@ -173,6 +171,7 @@ static int __net_init mrt_net_init(struct net *net)
 		remove_proc_subtree("mrt", net->proc_net);
 		return -ENOMEM;
 	}
+	mrt_tunnel_init(mn);
 	return 0;
 }
 
@@ -185,6 +184,7 @@ static void __net_exit mrt_net_exit(struct net *net)
 	 */
 	flush_work(&mn->tun_work);
 	WARN_ON_ONCE(mn->tun_users);
+	mrt_tunnel_exit(mn);
 	cancel_delayed_work_sync(&mn->gc);
 	WARN_ON_ONCE(!xa_empty(&mn->pdcs));
 	WARN_ON_ONCE(atomic_read(&mn->nrx));

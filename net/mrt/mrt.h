@@ -109,6 +109,7 @@ enum mrt_attr_id {
 	EM(MRT_S_PARTIAL_LIMIT, partial_msg_limit)			\
 	EM(MRT_S_MSG_TOO_BIG, msg_too_big)				\
 	EM(MRT_S_NACK_TOO_BIG, nack_msg_too_big_rx)			\
+	EM(MRT_S_ACK_CLOSING, ack_closing_rx)				\
 	EM(MRT_S_PDCS_RESET, rx_pdcs_reset)				\
 	EM(MRT_S_PDCS_OPENED, pdcs_opened)				\
 	EM(MRT_S_PDCS_CLOSED, pdcs_closed)				\
@@ -174,6 +175,7 @@ static inline void mrt_addr_set_v4(struct mrt_addr *x, __be32 v4)
 #define MRT_RMSG_BITS		6
 #define MRT_LINGER_BITS		6
 #define MRT_SRC_BITS		8
+#define MRT_ANSWER_BITS		8
 
 /* The keyed hash of the tables that packets index (PDCs, messages being
  * reassembled, lingering PDCs): a per-boot random key (mrt_hash_init()),
@@ -185,8 +187,9 @@ void mrt_hash_init(void);
 struct mrt_net {
 	struct net *net;
 	struct fabric_net *fn;
-	/* The UDP tunnel sockets, opened with the netns's first mrt socket
-	 * and closed with its last, so that udp_port takes effect then.
+	/* The UDP tunnel sockets, open for the netns's life (udp.c's
+	 * mrt_tunnel_init()); a change of udp_port takes effect with the
+	 * first mrt socket after the netns had none.
 	 */
 	struct mutex tun_lock;
 	unsigned int tun_users;
@@ -207,14 +210,10 @@ struct mrt_net {
 	struct xarray pdcs;		/* local PDC id -> struct mrt_pdc */
 	atomic_t npdcs;
 	struct delayed_work gc;		/* idle PDCs */
-	/* Answers for no PDC here: [0] NACKs (no PDC, no socket, no room),
-	 * [1] cookies.
+	/* Answers for no PDC here, per source prefix (mrt_answer_ok()): [0]
+	 * NACKs (no PDC, no socket, no room), [1] cookies.
 	 */
-	struct mrt_answers {
-		spinlock_t lock;	/* start, n */
-		unsigned long start;	/* jiffies: this second's */
-		u32 n;			/* answers in it */
-	} answers[2];
+	u64 answers[2][1 << MRT_ANSWER_BITS];
 	/* Lingering receiving PDCs (their sockets closed) by peer, peer's
 	 * endpoint and PDC id: a SYN retransmission finds its PDC here
 	 * before any socket that took the endpoint since.  Writers hold
@@ -309,7 +308,7 @@ struct mrt_sock {
 	unsigned int rxq_len;
 	unsigned int nheld;		/* ordered: complete, not yet due */
 	struct list_head partial;	/* messages being reassembled, oldest first */
-	atomic_t npdcs;			/* its PDCs, both roles (max_pdcs_per_sock) */
+	atomic_t npdcs[2];		/* its PDCs by role (max_pdcs_per_sock) */
 	struct mrt_dest *info_dest;	/* for MRT_INFO: the last one sent to */
 	/* Reports (struct mrt_tmsg) for which softirq found no memory:
 	 * report_work queues them, in order, with GFP_KERNEL.  Each stays
@@ -394,6 +393,7 @@ struct mrt_rmsg {
 	struct hlist_node hnode;	/* mrt_pdc.rmsgs */
 	struct list_head node;		/* mrt_sock.partial, then .rxq */
 	struct sk_buff_head frags;
+	struct mrt_pdc *pdc;		/* whose, while being reassembled */
 	struct mrt_addr peer;
 	u16 peer_ep;
 	u16 msg_id;
@@ -518,6 +518,8 @@ struct mrt_pdc {
 
 /* udp.c */
 int mrt_tunnel_get(struct mrt_net *mn);
+void mrt_tunnel_init(struct mrt_net *mn);
+void mrt_tunnel_exit(struct mrt_net *mn);
 void mrt_tunnel_put_work(struct work_struct *w);
 
 /* What an skb to be sent carries (skb->cb): where it goes. */

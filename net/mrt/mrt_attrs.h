@@ -54,13 +54,13 @@ MRT_ATTR(max_rx_pdcs, LIMIT, 4096, 1, 1048576, "PDCs",
 MRT_ATTR(max_rx_pdcs_per_addr, LIMIT, 1024, 1, 1048576, "PDCs",
 	 "Most receiving PDCs from one source address; a SYN beyond it is NACKed NO_RESOURCE")
 MRT_ATTR(max_pdcs_per_sock, LIMIT, 4096, 1, 1048576, "PDCs",
-	 "Most PDCs (both directions) of one socket; ENOBUFS or NO_RESOURCE beyond it")
+	 "Most sending, and most receiving, PDCs of one socket; ENOBUFS, NO_RESOURCE beyond")
 MRT_ATTR(max_partial_msgs, LIMIT, 256, 1, 16384, "messages",
 	 "Most messages a receiving PDC reassembles at once; one more is NACKed NO_RESOURCE")
 MRT_ATTR(partial_msg_timeout_ms, LIMIT, 4000, 100, 3600000, "ms",
 	 "A message being received that gets no packet for this long resets its PDC")
-MRT_ATTR(cookie_answers_per_s, LIMIT, 10000, 1, 10000000, "answers/s",
-	 "Most SYN cookies (NACKs to SYNs without a valid cookie) the netns sends a second")
+MRT_ATTR(cookie_answers_per_s, LIMIT, 1000, 1, 1000000, "answers/s",
+	 "Most SYN cookies (answers to SYNs without one) sent a second to one /24 or /64")
 MRT_ATTR(pdc_idle_ms, LIMIT, 5000, 10, 3600000, "ms",
 	 "An idle sending PDC is freed after this (ms); a receiving one after twice it")
 MRT_ATTR(ev_base, U32, 49152, 1, 65535, "",

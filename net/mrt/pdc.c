@@ -354,28 +354,42 @@ static bool mrt_cookie_ok(const struct mrt_net *mn, const struct mrt_addr *peer,
 			  cookie == mrt_cookie(mn, peer, local, t - 1));
 }
 
-/* An answer for no PDC of ours may go: INV_DPDCID, NO_ENDPOINT and
- * NO_RESOURCE 100 a second, cookies cookie_answers_per_s; counted if not.
- * A window of a second per kind, under its lock.
+/* An answer for no PDC of ours to src may go: INV_DPDCID, NO_ENDPOINT and
+ * NO_RESOURCE MRT_NACKS_PER_S a second, cookies cookie_answers_per_s, to
+ * each source prefix (a /24 or a /64, in one of 256 keyed buckets), so
+ * that no address receives more than that of them whoever spoofs it, and
+ * a spoofer's flood from many sources drains only its buckets' share;
+ * counted if not.  A bucket is the second and the count in one u64.
  */
-static bool mrt_answer_ok(struct mrt_net *mn, bool cookie)
-{
-	struct mrt_answers *a = &mn->answers[cookie];
-	u32 rate = cookie ? mrt_attr(mn, MRT_A_cookie_answers_per_s) : 100;
-	unsigned long now = jiffies;
-	bool ok;
+#define MRT_NACKS_PER_S		100
 
-	spin_lock_bh(&a->lock);
-	if (time_after_eq(now, a->start + HZ)) {
-		a->start = now;
-		a->n = 0;
+static bool mrt_answer_ok(struct mrt_net *mn, const struct mrt_addr *src,
+			  bool cookie)
+{
+	u32 rate = cookie ? mrt_attr(mn, MRT_A_cookie_answers_per_s) : MRT_NACKS_PER_S;
+	u32 sec = (u32)(jiffies / HZ);
+	struct in6_addr pfx = src->a;
+	u64 *b, old, new;
+
+	if (ipv6_addr_v4mapped(&pfx)) {
+		pfx.s6_addr32[3] &= htonl(0xffffff00);
+	} else {
+		pfx.s6_addr32[2] = 0;
+		pfx.s6_addr32[3] = 0;
 	}
-	ok = a->n < rate;
-	a->n += ok;
-	spin_unlock_bh(&a->lock);
-	if (!ok)
-		mrt_stat(mn, MRT_S_ANSWERS_LIMITED, 1);
-	return ok;
+	b = &mn->answers[cookie][mrt_hash(&pfx, sizeof(pfx)) >> (32 - MRT_ANSWER_BITS)];
+	old = READ_ONCE(*b);
+	do {
+		if ((u32)(old >> 32) != sec) {
+			new = (u64)sec << 32 | 1;
+		} else if ((u32)old < rate) {
+			new = old + 1;
+		} else {
+			mrt_stat(mn, MRT_S_ANSWERS_LIMITED, 1);
+			return false;
+		}
+	} while (!try_cmpxchg64(b, &old, new));
+	return true;
 }
 
 /* The counter of ms's PDCs of this role in the netns, and its limit. */
@@ -385,7 +399,8 @@ static atomic_t *mrt_pdc_count(struct mrt_net *mn, u8 role)
 }
 
 /* A new PDC of ms with a random non-zero local id and key.  Counts against
- * max_pdcs (sending) or max_rx_pdcs (receiving), and max_pdcs_per_sock;
+ * max_pdcs (sending) or max_rx_pdcs (receiving), and max_pdcs_per_sock of
+ * its role (so that a peer's PDCs never keep the socket from sending);
  * NULL with *err set if over one of them or out of memory.  gfp charges
  * the memory cgroup (__GFP_ACCOUNT); the PDC table's own nodes are the
  * netns's.
@@ -405,7 +420,7 @@ static struct mrt_pdc *mrt_pdc_new(struct mrt_sock *ms, u8 role, u32 range,
 		mrt_stat(mn, role == MRT_PDC_TX ? MRT_S_PDC_LIMIT : MRT_S_RX_PDC_LIMIT, 1);
 		goto out_dec;
 	}
-	if (atomic_inc_return(&ms->npdcs) > mrt_attr(mn, MRT_A_max_pdcs_per_sock)) {
+	if (atomic_inc_return(&ms->npdcs[role]) > mrt_attr(mn, MRT_A_max_pdcs_per_sock)) {
 		mrt_stat(mn, MRT_S_SOCK_PDC_LIMIT, 1);
 		goto out_dec_sock;
 	}
@@ -468,7 +483,7 @@ out_arrays:
 out_free:
 	kvfree(pdc);
 out_dec_sock:
-	atomic_dec(&ms->npdcs);
+	atomic_dec(&ms->npdcs[role]);
 out_dec:
 	atomic_dec(count);
 	return NULL;
@@ -585,7 +600,7 @@ static bool mrt_report_queue(struct mrt_sock *ms, const struct mrt_tmsg *m,
  * message's outcome is never lost to an allocation failure (a sender
  * would wait for it forever).  Each stays first on the list while it is
  * queued, so that mrt_tmsg_free() puts a newer one behind it, never
- * ahead.  Holds a socket reference, taken when the list was started.
+ * ahead.  Holds a socket reference, taken when it was queued.
  */
 void mrt_report_work(struct work_struct *w)
 {
@@ -641,8 +656,13 @@ static void mrt_tmsg_free(struct mrt_pdc *pdc, struct mrt_tmsg *m, int err)
 			if (mrt_report_queue(ms, m, GFP_ATOMIC))
 				goto out;
 			mrt_stat(pdc->mn, MRT_S_ALLOC_FAIL, 1);
+			/* the work's reference; none if it is pending already
+			 * (the list emptied while it ran: it sees this one
+			 * too), the PDC's keeping this put from being the last
+			 */
 			sock_hold(&ms->inet.sk);
-			queue_work(mrt_wq, &ms->report_work);
+			if (!queue_work(mrt_wq, &ms->report_work))
+				sock_put(&ms->inet.sk);
 		}
 		list_add_tail(&m->node, &ms->reports);
 		return;
@@ -712,7 +732,7 @@ void mrt_pdc_close(struct mrt_pdc *pdc, int err, struct sk_buff_head *out)
 	}
 	xa_erase_bh(&mn->pdcs, pdc->lid);
 	atomic_dec(mrt_pdc_count(mn, pdc->role));
-	atomic_dec(&pdc->ms->npdcs);
+	atomic_dec(&pdc->ms->npdcs[pdc->role]);
 	mrt_src_put(mn, pdc->src);
 	pdc->src = NULL;
 	mrt_stat(mn, MRT_S_PDCS_CLOSED, 1);
@@ -1226,6 +1246,14 @@ static void mrt_rcv_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 	if (res.newly)
 		pdc->progress_ns = now;
 	pdc->st.ecn += res.ecn;
+	/* the receiver's PDC is gone: what it reported arrived (applied
+	 * above), the rest fails
+	 */
+	if (p->flags & MRT_ACK_F_CLOSING) {
+		mrt_stat(mn, MRT_S_ACK_CLOSING, 1);
+		mrt_pdc_close(pdc, ECONNRESET, out);
+		return;
+	}
 
 	mrt_pdc_push(pdc, out);
 	/* a closed socket's PDC goes once it has nothing left */
@@ -1233,8 +1261,8 @@ static void mrt_rcv_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 		mrt_pdc_close(pdc, 0, out);
 }
 
-/* A lingering receiver's CLOSING says (in its payload) what it had
- * received in order: that much was delivered, the rest fails.
+/* A CLOSING or MSG_TOO_BIG NACK says (in its payload) what the receiver
+ * had received in order: that much was delivered, the rest fails.
  */
 static void mrt_closing_acked(void *ctx, u32 psn)
 {
@@ -1269,7 +1297,12 @@ static void mrt_rcv_nack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 		mrt_stat(mn, MRT_S_NACK_INV_DPDCID, 1);
 		break;
 	case MRT_NACK_COOKIE:
+		/* the peer host's cookie, for every PDC to it, whatever the
+		 * NACK says of its packet (its key says it answers ours)
+		 */
 		mrt_stat(mn, MRT_S_COOKIES_IN, 1);
+		if (nk->payload)
+			WRITE_ONCE(pdc->dest->cookie, nk->payload);
 		break;
 	case MRT_NACK_MSG_TOO_BIG:
 		mrt_stat(mn, MRT_S_NACK_TOO_BIG, 1);
@@ -1298,13 +1331,13 @@ static void mrt_rcv_nack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 		return;
 	case MRT_SND_NACK_TOO_BIG:
 		pdc->last_ns = now;
+		mrt_tx_ack(&pdc->snd.tx, nk->payload, nk->payload, 0,
+			   mrt_closing_acked, pdc);
 		mrt_pdc_fail_msg(pdc, nk->nack_psn, EMSGSIZE);
 		mrt_pdc_close(pdc, ECONNRESET, out);
 		return;
 	case MRT_SND_NACK_COOKIE:
-		/* the peer host's cookie, for every PDC to it */
 		pdc->last_ns = now;
-		WRITE_ONCE(pdc->dest->cookie, nk->payload);
 		mrt_pdc_push(pdc, out);
 		return;
 	case MRT_SND_NACK_RETX:
@@ -1440,7 +1473,7 @@ static u8 mrt_rcv_pen(struct mrt_pdc *pdc)
 }
 
 static void mrt_send_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p, bool ce,
-			 struct sk_buff_head *out)
+			 u8 flags, struct sk_buff_head *out)
 {
 	struct mrt_net *mn = pdc->mn;
 	struct mrt_pkt a = {
@@ -1455,6 +1488,7 @@ static void mrt_send_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p, bool ce,
 	mrt_rx_ack_fill(&pdc->rx, p, ce, mrt_rcv_pen(pdc),
 			mrt_attr(mn, MRT_A_NSCC_(restore_cwind_enable)),
 			&pdc->last_pen, &a);
+	a.flags |= flags;
 	skb = mrt_alloc_ctl(MRT_ACK_HDR_LEN);
 	if (!skb) {
 		mrt_stat(mn, MRT_S_ALLOC_FAIL, 1);
@@ -1580,20 +1614,24 @@ static int mrt_rcvbuf(const struct sock *sk)
 	return min_t(int, READ_ONCE(sk->sk_rcvbuf), INT_MAX / 4);
 }
 
-/* Room for a new packet of ts bytes (its truesize: what it pins, however
- * small its payload) of message m (NULL: the packet starts one): the
- * engine's mrt_rx_room() on the socket's receive buffer.
+/* Room for a new packet p of ts bytes (its truesize: what it pins,
+ * however small its payload) of message m (NULL: the packet starts one):
+ * the engine's mrt_rx_room() on the socket's receive buffer.
  */
-static enum mrt_rx_room mrt_rcv_room(struct mrt_pdc *pdc, const struct mrt_rmsg *m,
-				     unsigned int ts)
+static enum mrt_rx_room mrt_rcv_room(struct mrt_pdc *pdc, const struct mrt_pkt *p,
+				     const struct mrt_rmsg *m, unsigned int ts)
 {
 	struct mrt_sock *ms = pdc->ms;
 	struct sock *sk = &ms->inet.sk;
 	struct mrt_rmsg *head;
 
+	/* readable: what recvmsg() can take now (ordered sockets' held
+	 * messages wait for an earlier one, perhaps this very one)
+	 */
 	head = list_first_entry_or_null(&ms->partial, struct mrt_rmsg, node);
 	return mrt_rx_room(atomic_read(&sk->sk_rmem_alloc), ts, mrt_rcvbuf(sk),
-			   ms->rxq_len || ms->nheld, head == m, m ? m->held : 0);
+			   ms->rxq_len, (!head || head->pdc == pdc) &&
+			   p->data.psn == pdc->rx.cack, m ? m->held : 0);
 }
 
 /* A receiving PDC gives up (a message that can never fit, or a message
@@ -1615,7 +1653,7 @@ static void mrt_rcv_too_big(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 {
 	mrt_stat(pdc->mn, MRT_S_MSG_TOO_BIG, 1);
 	mrt_send_nack(pdc->mn, pdc, p, &pdc->peer, &pdc->local, pdc->family,
-		      MRT_NACK_MSG_TOO_BIG, 0, out);
+		      MRT_NACK_MSG_TOO_BIG, pdc->rx.cack, out);
 	mrt_pdc_reset(pdc);
 }
 
@@ -1652,7 +1690,7 @@ static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
 	}
 	if (!mrt_psn_before(psn, pdc->rx.cack) &&
 	    psn - pdc->rx.cack < pdc->range && !mrt_rx_has(&pdc->rx, psn)) {
-		enum mrt_rx_room room = mrt_rcv_room(pdc, m, skb->truesize);
+		enum mrt_rx_room room = mrt_rcv_room(pdc, p, m, skb->truesize);
 
 		/* a new packet of it: its sender is alive, whether or not
 		 * there is room for it (partial_msg_timeout_ms)
@@ -1692,6 +1730,7 @@ static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
 			return;
 		}
 		__skb_queue_head_init(&m->frags);
+		m->pdc = pdc;
 		m->msg_id = d->msg_id;
 		m->len = d->msg_len;
 		m->peer = pdc->peer;
@@ -1726,7 +1765,7 @@ static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
 		goto drop;
 	default:
 		mrt_stat(mn, MRT_S_DUP_IN, 1);
-		mrt_send_ack(pdc, p, ce, out);
+		mrt_send_ack(pdc, p, ce, 0, out);
 		goto drop;
 	}
 	if (WARN_ON_ONCE(!m))
@@ -1752,7 +1791,7 @@ static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
 		mrt_rmsg_done(pdc, m);
 	}
 	if (now_ack)
-		mrt_send_ack(pdc, p, ce, out);
+		mrt_send_ack(pdc, p, ce, 0, out);
 	return;
 drop:
 	/* a message made for this packet goes again */
@@ -1784,10 +1823,9 @@ static bool mrt_is_trim(struct mrt_net *mn, const struct mrt_pkt *p, u8 dscp,
 /* A data packet for a lingering PDC, before anything else looks at it (a
  * trimmed one too: only its header matters).  What arrived before is
  * acknowledged again, which is all a lingering PDC lives for; what did
- * not is NACKed CLOSING with the PDC's cack in its payload, so that the
- * sender retires what did arrive in order and fails the rest (one answer
- * per packet); a stray one is dropped.  Only acknowledged duplicates keep
- * it (mrt_gc_work()).
+ * not is answered by one ACK flagged CLOSING, whose cack and SACK say what
+ * did arrive, so that the sender retires that and fails the rest; a stray
+ * one is dropped.  Only acknowledged duplicates keep it (mrt_gc_work()).
  */
 static void mrt_rcv_linger(struct mrt_pdc *pdc, const struct mrt_pkt *p, bool ce,
 			   struct sk_buff_head *out)
@@ -1799,15 +1837,14 @@ static void mrt_rcv_linger(struct mrt_pdc *pdc, const struct mrt_pkt *p, bool ce
 	case MRT_RX_OLD:
 		mrt_stat(mn, MRT_S_DUP_IN, 1);
 		pdc->last_ns = mrt_now();
-		mrt_send_ack(pdc, p, ce, out);
+		mrt_send_ack(pdc, p, ce, 0, out);
 		break;
 	case MRT_RX_STRAY:
 		mrt_stat(mn, MRT_S_STRAY_IN, 1);
 		break;
 	default:
 		mrt_stat(mn, MRT_S_CLOSING_IN, 1);
-		mrt_send_nack(mn, pdc, p, &pdc->peer, &pdc->local, pdc->family,
-			      MRT_NACK_CLOSING, pdc->rx.cack, out);
+		mrt_send_ack(pdc, p, ce, MRT_ACK_F_CLOSING, out);
 	}
 }
 
@@ -1862,7 +1899,7 @@ static struct mrt_pdc *mrt_pdc_rx_new(struct mrt_sock *ms, struct mrt_pkt *p,
 	}
 	set_active_memcg(old);
 	if (!pdc) {
-		if (mrt_answer_ok(mn, false))
+		if (mrt_answer_ok(mn, src, false))
 			mrt_send_nack(mn, NULL, p, src, dst, family,
 				      MRT_NACK_NO_RESOURCE, 0, out);
 		return NULL;
@@ -1908,7 +1945,7 @@ static void mrt_rcv_data_pkt(struct mrt_net *mn, struct sk_buff *skb,
 		    !mrt_addr_eq(&pdc->peer, src) ||
 		    pdc->peer_ep != p->data.src_ep) {
 			mrt_stat(mn, MRT_S_UNKNOWN_PDC, 1);
-			if (!pdc && mrt_answer_ok(mn, false))
+			if (!pdc && mrt_answer_ok(mn, src, false))
 				mrt_send_nack(mn, NULL, p, src, dst, family,
 					      MRT_NACK_INV_DPDCID, 0, out);
 			goto drop;
@@ -1933,7 +1970,7 @@ static void mrt_rcv_data_pkt(struct mrt_net *mn, struct sk_buff *skb,
 		ms = mrt_ep_lookup(mn, family, p->data.dst_ep, dst);
 		if (!ms) {
 			mrt_stat(mn, MRT_S_NO_ENDPOINT, 1);
-			if (mrt_answer_ok(mn, false))
+			if (mrt_answer_ok(mn, src, false))
 				mrt_send_nack(mn, NULL, p, src, dst, family,
 					      MRT_NACK_NO_ENDPOINT, 0, out);
 			goto drop;
@@ -1947,7 +1984,7 @@ static void mrt_rcv_data_pkt(struct mrt_net *mn, struct sk_buff *skb,
 		if (!pdc && !mrt_cookie_ok(mn, src, dst, p->dkey)) {
 			spin_unlock(&ms->lock);
 			mrt_stat(mn, MRT_S_SYN_NO_COOKIE, 1);
-			if (mrt_answer_ok(mn, true)) {
+			if (mrt_answer_ok(mn, src, true)) {
 				mrt_stat(mn, MRT_S_COOKIES_OUT, 1);
 				mrt_send_nack(mn, NULL, p, src, dst, family,
 					      MRT_NACK_COOKIE,

@@ -90,51 +90,96 @@ static int mrt_tunnel_open(struct mrt_net *mn, u8 family, __be16 port,
 	return 0;
 }
 
-/* With the netns's first mrt socket: open the tunnels on udp_port. */
-int mrt_tunnel_get(struct mrt_net *mn)
+/* Closes the tunnels; under tun_lock, with no socket using them. */
+static void mrt_tunnel_close(struct mrt_net *mn)
+{
+	struct socket *s4 = mn->tun4, *s6 = mn->tun6;
+
+	if (!s4)
+		return;
+	WRITE_ONCE(mn->tun4, NULL);
+	WRITE_ONCE(mn->tun6, NULL);
+	/* Transmitters (BH, RCU) may still hold the old pointers. */
+	synchronize_net();
+	if (s6)
+		udp_tunnel_sock_release(s6);
+	udp_tunnel_sock_release(s4);
+}
+
+/* The tunnels on udp_port, open already or opened now (the old ones
+ * closed if the port changed); under tun_lock, with no socket using them.
+ */
+static int mrt_tunnel_open_port(struct mrt_net *mn)
 {
 	__be16 port = htons(mrt_attr(mn, MRT_A_udp_port));
-	int err = 0;
+	struct socket *s4, *s6 = NULL;
+	int err;
 
-	mutex_lock(&mn->tun_lock);
-	if (mn->tun_users++)
-		goto out;
-	err = mrt_tunnel_open(mn, AF_INET, port, &mn->tun4);
+	if (mn->tun4 && mn->port == port)
+		return 0;
+	mrt_tunnel_close(mn);
+	err = mrt_tunnel_open(mn, AF_INET, port, &s4);
 	if (err)
-		goto fail;
+		return err;
 	if (ipv6_mod_enabled()) {
-		err = mrt_tunnel_open(mn, AF_INET6, port, &mn->tun6);
+		err = mrt_tunnel_open(mn, AF_INET6, port, &s6);
 		if (err) {
-			udp_tunnel_sock_release(mn->tun4);
-			mn->tun4 = NULL;
-			goto fail;
+			udp_tunnel_sock_release(s4);
+			return err;
 		}
 	}
 	mn->port = port;
-	goto out;
-fail:
-	mn->tun_users--;
-out:
+	WRITE_ONCE(mn->tun6, s6);
+	WRITE_ONCE(mn->tun4, s4);
+	return 0;
+}
+
+/* The tunnels hold udp_port for as long as the netns lives (opened when
+ * it is made, or when mrt.ko is loaded), not only while it has mrt
+ * sockets: an unprivileged local user who bound that UDP port in the
+ * meantime would receive every mrt packet sent to this host (and the
+ * keys of the SYNs).  A change of udp_port takes effect with the netns's
+ * first mrt socket after it has none; if the port was taken when the
+ * netns was made (by a socket older than mrt.ko), the first mrt socket
+ * tries again.
+ */
+void mrt_tunnel_init(struct mrt_net *mn)
+{
+	int err;
+
+	mutex_lock(&mn->tun_lock);
+	err = mrt_tunnel_open_port(mn);
+	mutex_unlock(&mn->tun_lock);
+	if (err)
+		pr_warn_ratelimited("mrt: UDP port %u of a namespace is taken (%d): its first mrt socket will try again\n",
+				    mrt_attr(mn, MRT_A_udp_port), err);
+}
+
+void mrt_tunnel_exit(struct mrt_net *mn)
+{
+	mutex_lock(&mn->tun_lock);
+	mrt_tunnel_close(mn);
+	mutex_unlock(&mn->tun_lock);
+}
+
+/* With the netns's first mrt socket: the tunnels on udp_port. */
+int mrt_tunnel_get(struct mrt_net *mn)
+{
+	int err = 0;
+
+	mutex_lock(&mn->tun_lock);
+	if (!mn->tun_users)
+		err = mrt_tunnel_open_port(mn);
+	if (!err)
+		mn->tun_users++;
 	mutex_unlock(&mn->tun_lock);
 	return err;
 }
 
 static void mrt_tunnel_put(struct mrt_net *mn)
 {
-	struct socket *s4, *s6;
-
 	mutex_lock(&mn->tun_lock);
-	if (!--mn->tun_users) {
-		s4 = mn->tun4;
-		s6 = mn->tun6;
-		WRITE_ONCE(mn->tun4, NULL);
-		WRITE_ONCE(mn->tun6, NULL);
-		/* Transmitters (BH, RCU) may still hold the old pointers. */
-		synchronize_net();
-		if (s6)
-			udp_tunnel_sock_release(s6);
-		udp_tunnel_sock_release(s4);
-	}
+	mn->tun_users--;
 	mutex_unlock(&mn->tun_lock);
 }
 

@@ -73,7 +73,7 @@ static bool mrt_nack_code_known(u8 code)
 static int mrt_parse_data(const u8 *b, unsigned int len, struct mrt_pkt *p)
 {
 	struct mrt_data *d = &p->data;
-	unsigned int body = len - MRT_DATA_HDR_LEN, pad, i;
+	unsigned int body = len - MRT_DATA_HDR_LEN, i;
 	bool syn = p->flags & MRT_DATA_F_SYN;
 
 	d->psn = get_unaligned_be32(b + MRT_OFF(mrt_data_hdr, psn));
@@ -97,20 +97,18 @@ static int mrt_parse_data(const u8 *b, unsigned int len, struct mrt_pkt *p)
 		return MRT_BAD(MRT_BAD_RESERVED);
 	if (syn && d->psn - d->start_psn >= MRT_SYN_SPAN_MAX)
 		return MRT_BAD(MRT_BAD_WINDOW);
-	if (len < MRT_DATA_MIN_LEN)
-		return MRT_BAD(MRT_BAD_SHORT);
-	/* A payload shorter than the minimum is followed by zeros. */
-	pad = mrt_data_pad(d->payload_len);
-	if (pad) {
-		if (body != d->payload_len + pad)
+	/* A payload shorter than the minimum is followed by zeros, up to
+	 * MRT_DATA_MIN_LEN and no further (a switch may cut them, as it may
+	 * trim any payload: a packet is not refused for being short).
+	 */
+	if (body > d->payload_len) {
+		if (len > MRT_DATA_MIN_LEN)
 			return MRT_BAD(MRT_BAD_LENGTH);
-		for (i = len - pad; i < len; i++)
+		for (i = MRT_DATA_HDR_LEN + d->payload_len; i < len; i++)
 			if (b[i])
 				return MRT_BAD(MRT_BAD_RESERVED);
 		body = d->payload_len;
 	}
-	if (body > d->payload_len)
-		return MRT_BAD(MRT_BAD_LENGTH);
 	p->present = body;
 	p->trimmed = body < d->payload_len;
 	if (d->msg_offset > d->msg_len ||

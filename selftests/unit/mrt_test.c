@@ -158,8 +158,8 @@ static void t_trimmed(void)
 {
 	struct mrt_pkt in = data_pkt(9, 4000, 0, 8000, MRT_DATA_F_SOM), out;
 
-	tap_ok(roundtrip(&in, 0, &out) == -1 - MRT_BAD_SHORT,
-	       "a payload cut to nothing is shorter than any data packet (short)");
+	tap_ok(!roundtrip(&in, 0, &out) && out.trimmed && out.present == 0,
+	       "a payload cut to nothing is trimmed, not malformed (not short either)");
 	tap_ok(!roundtrip(&in, 8, &out) && out.trimmed && out.present == 8,
 	       "a payload cut to 8 bytes is trimmed, not malformed");
 	tap_ok(!roundtrip(&in, 128, &out) && out.trimmed && out.present == 128,
@@ -188,7 +188,7 @@ static void t_malformed(void)
 	TAP_EQ(bad(b, 0), MRT_BAD_SHORT, "0 bytes: short");
 	TAP_EQ(bad(b, 15), MRT_BAD_SHORT, "15 bytes: short");
 	TAP_EQ(bad(b, 39), MRT_BAD_SHORT, "39 bytes of DATA: short");
-	TAP_EQ(bad(b, 47), MRT_BAD_SHORT, "47 bytes of DATA: short (the smallest is 48)");
+	TAP_EQ(bad(b, 47), -1, "47 bytes of a 100-byte payload: trimmed, not short");
 	b[0] = 0x11;
 	TAP_EQ(bad(b, n + 100), MRT_BAD_OLD_VERSION, "version 1: old_version");
 	TAP_EQ(bad(b, 8), MRT_BAD_OLD_VERSION, "version 1, 8 bytes: old_version");
@@ -260,7 +260,8 @@ static void t_malformed(void)
 	n = mrt_build(b, &p);
 	memset(b + n, 0, 8);
 	TAP_EQ(bad(b, n + 8), -1, "3 bytes and 5 zeros parse");
-	TAP_EQ(bad(b, n + 3), MRT_BAD_SHORT, "3 bytes without the padding: short");
+	TAP_EQ(bad(b, n + 3), -1, "3 bytes without the padding (a switch cut it): taken");
+	TAP_EQ(bad(b, n + 5), -1, "... with part of it");
 	b[n + 7] = 1;
 	TAP_EQ(bad(b, n + 8), MRT_BAD_RESERVED, "padding that is not zero: reserved");
 	b[n + 7] = 0;
@@ -602,10 +603,8 @@ static void t_exact_prefix(void)
 		for (len = 0; len <= n; len++) {
 			h = malloc(len ? len : 1);
 			memcpy(h, b, len);
-			/* short below the header (DATA: below the
-			 * smallest packet), ok at and (DATA) above it
-			 */
-			min = k ? mrt_hdr_len(in[k].type) : MRT_DATA_MIN_LEN;
+			/* short below the header, ok at and (DATA) above it */
+			min = mrt_hdr_len(in[k].type);
 			if (!mrt_parse(h, len, &out) != (len >= min &&
 							 (k == 0 || len == n)))
 				ok = 0;
@@ -1412,6 +1411,48 @@ static void t_engine(void)
 	       "a penalty, then 0: the ACK asks to restore the window");
 }
 
+/* The receiver's room rule (engine.h's mrt_rx_room()): the buffer holds
+ * strictly but for the in-order message of the oldest PDC, which may grow
+ * by itself to the buffer and the reserve, and no further: so the buffer
+ * never holds more than twice itself and the reserve, whatever arrives.
+ */
+static void t_rx_room(void)
+{
+	const u64 buf = 262144, r = MRT_RCV_RESERVE;
+	u64 used = 0, held = 0, peak = 0;
+	unsigned int i, ok = 1;
+
+	TAP_EQ(mrt_rx_room(buf - 100, 100, buf, false, false, 0), MRT_RX_ROOM_OK,
+	       "a packet that fits the buffer is taken, in order or not");
+	TAP_EQ(mrt_rx_room(buf - 99, 100, buf, false, false, 0), MRT_RX_ROOM_FULL,
+	       "one byte over, out of order: not now (NO_RESOURCE)");
+	TAP_EQ(mrt_rx_room(buf, 100, buf, true, true, 0), MRT_RX_ROOM_FULL,
+	       "over, in order, but something waits to be read: not now");
+	TAP_EQ(mrt_rx_room(buf, 100, buf, false, true, buf + r - 100), MRT_RX_ROOM_OK,
+	       "over, in order, nothing readable, its message within the buffer and reserve: taken");
+	TAP_EQ(mrt_rx_room(buf, 100, buf, false, true, buf + r - 99), MRT_RX_ROOM_NEVER,
+	       "... one byte more than that: the message never fits (MSG_TOO_BIG)");
+	/* other messages fill the buffer, then one in-order message of tiny
+	 * packets (768 bytes of truesize each) grows until it never fits
+	 */
+	while (mrt_rx_room(used, 768, buf, false, false, 0) == MRT_RX_ROOM_OK)
+		used += 768;
+	for (i = 0; i < 100000; i++) {
+		enum mrt_rx_room v = mrt_rx_room(used, 768, buf, false, true, held);
+
+		if (v == MRT_RX_ROOM_NEVER)
+			break;
+		if (v != MRT_RX_ROOM_OK)
+			ok = 0;
+		used += 768;
+		held += 768;
+		peak = used > peak ? used : peak;
+	}
+	tap_ok(ok && i < 100000 && peak <= 2 * buf + r && held <= buf + r,
+	       "tiny in-order packets: taken until their message outgrows the buffer and the reserve, "
+	       "the buffer never past twice itself and the reserve");
+}
+
 int main(void)
 {
 	tap_header();
@@ -1434,5 +1475,6 @@ int main(void)
 	t_rto();
 	t_ev();
 	t_engine();
+	t_rx_room();
 	return tap_finish();
 }

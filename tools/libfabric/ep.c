@@ -1054,6 +1054,28 @@ static void mfi_setbuf(int fd, int opt_force, int opt, size_t bytes)
 		setsockopt(fd, SOL_SOCKET, opt, &v, sizeof(v));
 }
 
+/*
+ * A message must fit whole in its receiver's buffer, which mrt counts by
+ * truesize (about one and a half to twice the payload at mss 1400) and
+ * lets a message outgrow by 64 KiB: a larger one fails MRT_EE_FAILED with
+ * EMSGSIZE.  The peers' buffers are taken to be as this endpoint's (the
+ * same FI_MRT_RCVBUF), so max_msg_size is at most half of it and 32 KiB.
+ */
+static void mfi_rcvbuf_cap(struct mfi_ep *ep)
+{
+	size_t cap;
+	int v = 0;
+	socklen_t len = sizeof(v);
+
+	if (getsockopt(ep->fd, SOL_SOCKET, SO_RCVBUF, &v, &len) || v <= 0)
+		return;
+	cap = ((size_t)v + 65536) / 2;
+	if (ep->info->ep_attr->max_msg_size > cap)
+		ep->info->ep_attr->max_msg_size = cap;
+	if (ep->info->tx_attr->inject_size > cap)
+		ep->info->tx_attr->inject_size = cap;
+}
+
 int mfi_ep_open(struct fid_domain *domain, struct fi_info *info, struct fid_ep **fep,
 		void *context)
 {
@@ -1099,6 +1121,7 @@ int mfi_ep_open(struct fid_domain *domain, struct fi_info *info, struct fid_ep *
 	}
 	mfi_setbuf(ep->fd, SO_SNDBUFFORCE, SO_SNDBUF, mfi_params.sndbuf);
 	mfi_setbuf(ep->fd, SO_RCVBUFFORCE, SO_RCVBUF, mfi_params.rcvbuf);
+	mfi_rcvbuf_cap(ep);
 	if (setsockopt(ep->fd, SOL_MRT, MRT_ORDERED, &one, sizeof(one)) ||
 	    setsockopt(ep->fd, SOL_MRT, MRT_CONFIRM, &one, sizeof(one))) {
 		ret = -errno;

@@ -7,7 +7,8 @@
  * IPv4 before IPv6, loopback only when named or alone, for the families
  * the mrt module takes.  Every limit is read from the transport: max_msg_size is the
  * smaller of net.mrt.max_msg_bytes and the send buffer the endpoint will
- * get, less the provider's header.
+ * get, less the provider's header (and an endpoint's, half its receive
+ * buffer: ep.c's mfi_rcvbuf_cap()).
  */
 #define _GNU_SOURCE
 #include <errno.h>

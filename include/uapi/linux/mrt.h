@@ -102,7 +102,11 @@ struct mrt_data_hdr {
 #define MRT_ACK_F_PROBE_ACK	0x04
 #define MRT_ACK_F_RESTORE_CWND	0x08	/* with rcv_cwnd_pen: see NSCC */
 #define MRT_ACK_F_CUMULATIVE	0x10	/* only cack_psn is meaningful */
-#define MRT_ACK_F_MASK		0x1f
+#define MRT_ACK_F_CLOSING	0x20	/* the PDC is gone (its socket closed,
+					 * or it reset): what this ACK reports
+					 * arrived, nothing else will
+					 */
+#define MRT_ACK_F_MASK		0x3f
 
 /* rcv_cwnd_pen: the receiver penalty, 0 (none) to this. */
 #define MRT_RCV_CWND_PEN_MAX	127
@@ -151,12 +155,16 @@ enum mrt_nack_code {
 	MRT_NACK_PSN_OOR_WINDOW		= 0x0b,	/* payload: the window */
 	MRT_NACK_INV_DPDCID		= 0x0e,
 	MRT_NACK_NO_ENDPOINT		= 0x0f,	/* this project's: no socket */
-	MRT_NACK_CLOSING		= 0x10,	/* payload: the PDC's cack_psn */
+	MRT_NACK_CLOSING		= 0x10,	/* payload: the PDC's cack_psn
+						 * (mrt answers with an ACK that
+						 * has MRT_ACK_F_CLOSING)
+						 */
 	MRT_NACK_COOKIE			= 0xc0,	/* this project's: a SYN without
 						 * a valid cookie; payload: one
 						 */
 	MRT_NACK_MSG_TOO_BIG		= 0xc1,	/* this project's: the message
-						 * never fits the receive buffer
+						 * never fits the receive buffer;
+						 * payload: the PDC's cack_psn
 						 */
 };
 

@@ -45,6 +45,11 @@ SUBNET=1 link_ns "$X" x0 1 "$B" b1 2
 # the spoofed sources' answers go back to X, which drops them
 ip -n "$B" route add 198.18.128.0/17 via 198.18.1.1
 ip netns exec "$X" sysctl -qw net.ipv4.conf.all.rp_filter=0
+# X's own mrt (loaded, as on every namespace) moves off the mrt port, so
+# that its attacker can take it: udp_port applies with its first socket
+ip netns exec "$X" sysctl -qw net.mrt.udp_port=4795 &&
+	ip netns exec "$X" python3 -c 'import socket; socket.socket(2, 4, 253).close()' ||
+	exit 1
 mrt_tune "$A" "$B" || exit 1
 slab0=$(slab_kb)
 
@@ -151,7 +156,7 @@ log "# forged at B's PDC $rlid: $(cat "$MRT_J/f.data"); at A's PDC $tlid: $(cat 
 (( kb >= 1 && kb <= 50 && ka >= 1 && ka <= 100 ))
 check $? "forged DATA, ACKs and NACKs without the keys: refused and counted (bad_key_in +$kb at B, +$ka at A)"
 
-# a PDC in SYN (its peer, X, has no mrt socket and never answers)
+# a PDC in SYN (its peer, X, has no mrt on the port and never answers)
 ip netns exec "$B" python3 "$MRTMSG" client 198.18.1.1 7000 --count 1 --max-size 100 \
 	--wait 0 >/dev/null
 slid=$(ip netns exec "$B" awk '$3 == "tx" && $4 == "syn" && $6 ~ /198.18.1.1$/ { print $1; exit }' /proc/net/mrt/pdcs)

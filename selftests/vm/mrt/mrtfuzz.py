@@ -66,7 +66,6 @@ def cases():
     return [
         ('short', d[:15]),
         ('short', d[:39]),
-        ('short', data(plen=0, mlen=0)[:47]),  # below the smallest data packet
         ('short', ack()[:47]),
         ('old_version', v1 + d[8:]),           # version 1: no keys
         ('old_version', v1),
