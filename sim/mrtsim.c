@@ -944,7 +944,7 @@ void sim_mrt_rcv_data(struct sim_mrt_rcv *r, const uint8_t *hdr,
 	if (!mrt_psn_before(p.data.psn, r->rx.cack) &&
 	    p.data.psn - r->rx.cack < r->rx.range && !mrt_rx_has(&r->rx, p.data.psn) &&
 	    mrt_rx_room(r->k->occ, p.data.payload_len, r->k->rcvbuf, false,
-			p.data.psn == r->rx.cack, 0) != MRT_RX_ROOM_OK) {
+			p.data.psn == r->rx.cack, 0, r->k->occ) != MRT_RX_ROOM_OK) {
 		r->k->st.no_resource++;
 		rcv_nack(r, &p, MRT_NACK_NO_RESOURCE, 0, emit, ctx);
 		return;

@@ -305,14 +305,14 @@ static inline bool mrt_rx_ack_at_once(const struct mrt_pkt *p, bool ce)
  * keep the oldest in-order message from completing: while nothing waits
  * to be read (reading would make room), a packet at cack of the PDC whose
  * message is the oldest being reassembled (in_order; with none being
- * reassembled, at cack of its own PDC) is taken as long as its message
- * alone holds at most rcvbuf plus MRT_RCV_RESERVE.  One message at a time
- * grows past the buffer so (once complete it can be read, which stops
- * the exception until it is), so a buffer holds at most twice rcvbuf and
- * the reserve, however its peers send; and a message that outgrows that
- * never fits (MSG_TOO_BIG).  used and bytes are what the buffer holds and
- * what the packet would add (the kernel's truesize), held what the
- * packet's message holds.
+ * reassembled, at cack of its own PDC) is taken as long as everything
+ * else the buffer holds (others) fits in rcvbuf and its own message
+ * alone (held, with the packet) holds at most rcvbuf plus
+ * MRT_RCV_RESERVE.  So one message at a time grows past the buffer, and
+ * the buffer holds at most twice rcvbuf and the reserve, whatever its
+ * peers send; a message that outgrows that never fits (MSG_TOO_BIG).
+ * used and bytes are what the buffer holds and what the packet would add
+ * (the kernel's truesize).
  */
 #define MRT_RCV_RESERVE		(64 * 1024)
 
@@ -326,7 +326,8 @@ enum mrt_rx_room {
 };
 
 static inline enum mrt_rx_room mrt_rx_room(u64 used, u64 bytes, u64 rcvbuf,
-					   bool readable, bool in_order, u64 held)
+					   bool readable, bool in_order, u64 held,
+					   u64 others)
 {
 	if (used + bytes <= rcvbuf)
 		return MRT_RX_ROOM_OK;
@@ -334,6 +335,8 @@ static inline enum mrt_rx_room mrt_rx_room(u64 used, u64 bytes, u64 rcvbuf,
 		return MRT_RX_ROOM_FULL;
 	if (held + bytes > rcvbuf + MRT_RCV_RESERVE)
 		return MRT_RX_ROOM_NEVER;
+	if (others > rcvbuf)
+		return MRT_RX_ROOM_FULL;
 	return MRT_RX_ROOM_OK;
 }
 

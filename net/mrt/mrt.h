@@ -502,6 +502,7 @@ struct mrt_pdc {
 	struct hlist_head rmsgs[1 << MRT_RMSG_BITS];
 	struct list_head held;		/* ordered: complete, not yet due */
 	u32 npartial;			/* messages being reassembled (rmsgs) */
+	u64 held_bytes;			/* the truesize of those on held */
 	u16 next_deliver;
 	u32 since_ack;
 	u8 last_pen;

@@ -703,6 +703,7 @@ static void mrt_pdc_rx_drop_msgs(struct mrt_pdc *pdc)
 		pdc->ms->nheld--;
 		mrt_rmsg_free(rm);
 	}
+	pdc->held_bytes = 0;
 }
 
 /* Ends pdc: its messages not yet acknowledged fail with err (none are
@@ -1553,6 +1554,15 @@ bool mrt_rmsg_whole(struct mrt_rmsg *m)
 	return off == m->len;
 }
 
+/* An ordered PDC's held message h goes to its socket's queue. */
+static void mrt_held_deliver(struct mrt_pdc *pdc, struct mrt_rmsg *h)
+{
+	list_del(&h->node);
+	pdc->ms->nheld--;
+	pdc->held_bytes -= h->held;
+	mrt_sock_deliver(pdc->ms, h);
+}
+
 static void mrt_rmsg_done(struct mrt_pdc *pdc, struct mrt_rmsg *m)
 {
 	struct mrt_sock *ms = pdc->ms;
@@ -1589,6 +1599,7 @@ static void mrt_rmsg_done(struct mrt_pdc *pdc, struct mrt_rmsg *m)
 		}
 		list_add_tail(&m->node, &h->node);
 		ms->nheld++;
+		pdc->held_bytes += m->held;
 		pdc->st.msgs++;
 		return;
 	}
@@ -1598,9 +1609,7 @@ static void mrt_rmsg_done(struct mrt_pdc *pdc, struct mrt_rmsg *m)
 	list_for_each_entry_safe(h, hn, &pdc->held, node) {
 		if (h->msg_id != pdc->next_deliver)
 			break;
-		list_del(&h->node);
-		ms->nheld--;
-		mrt_sock_deliver(ms, h);
+		mrt_held_deliver(pdc, h);
 		pdc->next_deliver++;
 	}
 }
@@ -1616,32 +1625,52 @@ static int mrt_rcvbuf(const struct sock *sk)
 
 /* Room for a new packet p of ts bytes (its truesize: what it pins,
  * however small its payload) of message m (NULL: the packet starts one):
- * the engine's mrt_rx_room() on the socket's receive buffer.
+ * the engine's mrt_rx_room() on the socket's receive buffer.  readable:
+ * what recvmsg() can take now.  On an ordered socket the in-order packet
+ * must be of the message due next, and that PDC's messages held for it
+ * are not "others" (they are read as soon as it completes): its held
+ * messages came in below the buffer, and so the bound holds, and a
+ * socket whose buffer is full of held messages still takes the one they
+ * wait for.
  */
 static enum mrt_rx_room mrt_rcv_room(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 				     const struct mrt_rmsg *m, unsigned int ts)
 {
 	struct mrt_sock *ms = pdc->ms;
 	struct sock *sk = &ms->inet.sk;
+	u64 used = atomic_read(&sk->sk_rmem_alloc), held = m ? m->held : 0;
+	u64 others = used - min(used, held);
 	struct mrt_rmsg *head;
+	bool in_order;
 
-	/* readable: what recvmsg() can take now (ordered sockets' held
-	 * messages wait for an earlier one, perhaps this very one)
-	 */
 	head = list_first_entry_or_null(&ms->partial, struct mrt_rmsg, node);
-	return mrt_rx_room(atomic_read(&sk->sk_rmem_alloc), ts, mrt_rcvbuf(sk),
-			   ms->rxq_len, (!head || head->pdc == pdc) &&
-			   p->data.psn == pdc->rx.cack, m ? m->held : 0);
+	in_order = (!head || head->pdc == pdc) && p->data.psn == pdc->rx.cack;
+	if (ms->ordered) {
+		in_order = in_order && p->data.msg_id == pdc->next_deliver;
+		others -= min(others, pdc->held_bytes);
+	}
+	return mrt_rx_room(used, ts, mrt_rcvbuf(sk), ms->rxq_len, in_order, held,
+			   others);
 }
 
 /* A receiving PDC gives up (a message that can never fit, or a message
  * whose sender went quiet): it lingers as its socket's closing would make
  * it (mrt_pdc_linger()), so its sender hears CLOSING for what did not
- * arrive and fails those messages, and a new PDC starts afresh.
+ * arrive and fails those messages, and a new PDC starts afresh; what it
+ * holds whole is read first.
  */
 static void mrt_pdc_reset(struct mrt_pdc *pdc)
 {
+	struct mrt_rmsg *h, *hn;
+
 	mrt_stat(pdc->mn, MRT_S_PDCS_RESET, 1);
+	/* An ordered PDC's held messages arrived whole and were
+	 * acknowledged (their sender counts them delivered): they are read
+	 * now, in order, since the one they wait for will fail at its sender
+	 * and never come.
+	 */
+	list_for_each_entry_safe(h, hn, &pdc->held, node)
+		mrt_held_deliver(pdc, h);
 	mrt_pdc_linger(pdc);
 }
 
@@ -1697,8 +1726,10 @@ static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
 		 */
 		if (m)
 			m->last_ns = now;
-		/* at most max_partial_msgs messages being reassembled */
-		if (!m && room == MRT_RX_ROOM_OK &&
+		/* at most max_partial_msgs messages being reassembled, and
+		 * one more at cack (the one the rest may wait for)
+		 */
+		if (!m && room == MRT_RX_ROOM_OK && psn != pdc->rx.cack &&
 		    pdc->npartial >= mrt_attr(mn, MRT_A_max_partial_msgs)) {
 			mrt_stat(mn, MRT_S_PARTIAL_LIMIT, 1);
 			room = MRT_RX_ROOM_FULL;

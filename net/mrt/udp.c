@@ -90,34 +90,30 @@ static int mrt_tunnel_open(struct mrt_net *mn, u8 family, __be16 port,
 	return 0;
 }
 
-/* Closes the tunnels; under tun_lock, with no socket using them. */
-static void mrt_tunnel_close(struct mrt_net *mn)
+/* Closes tunnels s4 and s6 that are no longer published; under tun_lock. */
+static void mrt_tunnel_release(struct socket *s4, struct socket *s6)
 {
-	struct socket *s4 = mn->tun4, *s6 = mn->tun6;
-
-	if (!s4)
-		return;
-	WRITE_ONCE(mn->tun4, NULL);
-	WRITE_ONCE(mn->tun6, NULL);
 	/* Transmitters (BH, RCU) may still hold the old pointers. */
 	synchronize_net();
 	if (s6)
 		udp_tunnel_sock_release(s6);
-	udp_tunnel_sock_release(s4);
+	if (s4)
+		udp_tunnel_sock_release(s4);
 }
 
-/* The tunnels on udp_port, open already or opened now (the old ones
- * closed if the port changed); under tun_lock, with no socket using them.
+/* The tunnels on udp_port, open already or opened now; under tun_lock,
+ * with no socket using them.  A new port's are opened before the old
+ * ones close, so that the netns never holds neither (if the new port is
+ * taken, the old ones stay).
  */
 static int mrt_tunnel_open_port(struct mrt_net *mn)
 {
 	__be16 port = htons(mrt_attr(mn, MRT_A_udp_port));
-	struct socket *s4, *s6 = NULL;
+	struct socket *s4, *s6 = NULL, *o4 = mn->tun4, *o6 = mn->tun6;
 	int err;
 
-	if (mn->tun4 && mn->port == port)
+	if (o4 && mn->port == port)
 		return 0;
-	mrt_tunnel_close(mn);
 	err = mrt_tunnel_open(mn, AF_INET, port, &s4);
 	if (err)
 		return err;
@@ -131,6 +127,8 @@ static int mrt_tunnel_open_port(struct mrt_net *mn)
 	mn->port = port;
 	WRITE_ONCE(mn->tun6, s6);
 	WRITE_ONCE(mn->tun4, s4);
+	if (o4)
+		mrt_tunnel_release(o4, o6);
 	return 0;
 }
 
@@ -157,8 +155,15 @@ void mrt_tunnel_init(struct mrt_net *mn)
 
 void mrt_tunnel_exit(struct mrt_net *mn)
 {
+	struct socket *s4, *s6;
+
 	mutex_lock(&mn->tun_lock);
-	mrt_tunnel_close(mn);
+	s4 = mn->tun4;
+	s6 = mn->tun6;
+	WRITE_ONCE(mn->tun4, NULL);
+	WRITE_ONCE(mn->tun6, NULL);
+	if (s4)
+		mrt_tunnel_release(s4, s6);
 	mutex_unlock(&mn->tun_lock);
 }
 

@@ -16,7 +16,7 @@
 #     message left partial while the PSN window moves on; a 16 MiB message
 #     in 1-byte packets; a message of half the receive buffer in 1-byte
 #     packets, in order, while B reads A's messages.  B's socket holds at
-#     most twice its receive buffer and the 64 KiB reserve (the oldest
+#     most twice its receive buffer and the 64 KiB reserve (the in-order
 #     message's exception), the kernel's slab stays within a few MB, what
 #     X held is let go once X stops (its PDCs reset), and A's messages
 #     keep arriving intact.
