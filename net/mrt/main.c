@@ -175,16 +175,25 @@ static int __net_init mrt_net_init(struct net *net)
 	return 0;
 }
 
+/* Before any netns's exit: the tunnels go now, not in mrt_net_exit(),
+ * which runs after the devices are unregistered: a broadcast or multicast
+ * datagram's input route (on the loopback device) is cached in the UDP
+ * socket that received it (early demux's sk_rx_dst), and would keep lo
+ * from ever being freed.  User sockets hold the netns, so none is left.
+ */
+static void __net_exit mrt_net_pre_exit(struct net *net)
+{
+	struct mrt_net *mn = mrt_net(net);
+
+	flush_work(&mn->tun_work);
+	WARN_ON_ONCE(mn->tun_users);
+	mrt_tunnel_exit(mn);
+}
+
 static void __net_exit mrt_net_exit(struct net *net)
 {
 	struct mrt_net *mn = mrt_net(net);
 
-	/* User sockets hold the netns, so none is left, and the tunnels
-	 * go with the last one's work.
-	 */
-	flush_work(&mn->tun_work);
-	WARN_ON_ONCE(mn->tun_users);
-	mrt_tunnel_exit(mn);
 	cancel_delayed_work_sync(&mn->gc);
 	WARN_ON_ONCE(!xa_empty(&mn->pdcs));
 	WARN_ON_ONCE(atomic_read(&mn->nrx));
@@ -195,6 +204,7 @@ static void __net_exit mrt_net_exit(struct net *net)
 
 static struct pernet_operations mrt_net_ops = {
 	.init	= mrt_net_init,
+	.pre_exit = mrt_net_pre_exit,
 	.exit	= mrt_net_exit,
 	.id	= &mrt_net_id,
 	.size	= sizeof(struct mrt_net),

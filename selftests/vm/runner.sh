@@ -47,7 +47,9 @@ else
 fi
 
 KMEMLEAK=/sys/kernel/debug/kmemleak
-REPORT_RE='BUG: |WARNING: |UBSAN: |KASAN: |KCSAN: |ODEBUG: |possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|list_(add|del) corruption|unreferenced object'
+# (a namespace whose loopback device never goes, and a task stuck on it,
+# are reports too: a leaked device reference)
+REPORT_RE='BUG: |WARNING: |UBSAN: |KASAN: |KCSAN: |ODEBUG: |possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|list_(add|del) corruption|unreferenced object|unregister_netdevice: waiting for|blocked for more than'
 [[ -w $KMEMLEAK ]] && echo clear >"$KMEMLEAK"
 dmesg_start=$(dmesg | wc -l)
 dmesg_first=$(dmesg | head -n 1)
