@@ -454,7 +454,7 @@ static void snd_emit_data(struct sim_mrt_snd *s, u32 psn, bool retx, u16 ev,
 	}
 	if (retx)
 		p.flags |= MRT_DATA_F_RETX;
-	if (ar)
+	if (ar || p.flags & MRT_DATA_F_EOM)
 		p.flags |= MRT_DATA_F_AR;
 	p.data.psn = psn;
 	p.data.src_ep = s->src_ep;
@@ -523,8 +523,7 @@ static void arm(struct sim_mrt_snd *s, u64 at)
 }
 
 /* mrt_snd_push()'s transmitting side.  A packet leaves once the next is
- * decided (or the push ends), so that the last can still be asked to
- * carry AR, as pdc.c flags its last skb.
+ * decided (or the push ends).
  */
 struct push {
 	struct sim_mrt_snd *s;
@@ -564,12 +563,8 @@ static bool push_xmit(void *x, const struct mrt_snd_tx *tx)
 	}
 	px->tx = *tx;
 	px->pending = true;
+	px->ar = tx->ar;
 	return true;
-}
-
-static void push_ask_ack(void *x)
-{
-	((struct push *)x)->ar = true;
 }
 
 static void push_arm(void *x, u64 at)
@@ -580,7 +575,6 @@ static void push_arm(void *x, u64 at)
 static const struct mrt_snd_xmit_ops push_ops = {
 	.next_bytes = push_next_bytes,
 	.xmit = push_xmit,
-	.ask_ack = push_ask_ack,
 	.arm = push_arm,
 };
 
@@ -672,6 +666,10 @@ void sim_mrt_snd_rx(struct sim_mrt_snd *s, const uint8_t *hdr,
 		case MRT_SND_NACK_RETX:
 			s->st.trims++;
 			s->st.rtx_trim++;
+			push = true;
+			break;
+		case MRT_SND_NACK_WINDOW:
+			s->st.nacks++;
 			push = true;
 			break;
 		case MRT_SND_NACK_WAIT:
@@ -810,7 +808,6 @@ struct sim_mrt_rcv {
 	u16 lid, rid;
 	u32 key, rkey;
 	u32 since_ack;
-	u8 last_pen;
 	u8 *got;		/* per mss-sized piece of the message */
 	u64 len;
 	u64 *bits;
@@ -858,13 +855,13 @@ static void rcv_nack(struct sim_mrt_rcv *r, const struct mrt_pkt *p, u8 code,
 	emit(ctx, hdr, MRT_NACK_HDR_LEN, 0, p->ev, r->net->v[A_data_dscp] << 2);
 }
 
-/* pdc.c's mrt_rcv_pen(): uet's penalty from the buffer's occupancy. */
+/* pdc.c's mrt_rcv_pen(): the penalty from the buffer's occupancy, in
+ * either flavour (an mrc sender ignores it).
+ */
 static u8 rcv_pen(struct sim_mrt_rcv *r)
 {
 	u64 occ;
 
-	if (NSCC_P(&r->net->np, flavour) != NSCC_FLAVOUR_UET)
-		return 0;
 	occ = min_t(u64, r->k->occ * 1000 / r->k->rcvbuf, 1000);
 	return nscc_receiver_penalty(&r->net->np, occ);
 }
@@ -884,7 +881,7 @@ static void rcv_ack(struct sim_mrt_rcv *r, const struct mrt_pkt *p, bool ce,
 
 	r->k->st.pen_acks += pen > 0;
 	mrt_rx_ack_fill(&r->rx, p, ce, pen,
-			NSCC_P(&r->net->np, restore_cwind_enable), &r->last_pen, &a);
+			NSCC_P(&r->net->np, restore_cwind_enable), 0, &a);
 	mrt_build(hdr, &a);
 	r->since_ack = 0;
 	emit(ctx, hdr, MRT_ACK_HDR_LEN, 0, p->ev, r->net->v[A_data_dscp] << 2);

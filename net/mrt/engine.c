@@ -23,6 +23,7 @@ int mrt_snd_init(struct mrt_snd *s, u32 first_psn, u32 range,
 	s->wait_until = 0;
 	s->wait_shift = 0;
 	s->last_rcvd = 0;
+	s->oor = 0;
 	s->rto.srtt8 = 0;
 	s->rto.rttvar4 = 0;
 	return 0;
@@ -85,26 +86,37 @@ static void mrt_acked(void *ctx, u32 psn)
 	}
 	if (!(sl->flags & MRT_SLOT_INFLIGHT))
 		c->readd += sl->bytes;
+	if (sl->flags & MRT_SLOT_OOR)
+		c->s->oor--;
 	sl->flags = 0;
 	c->ops->acked(c->ctx, psn);
 }
 
+/* A SACK gap: the packet goes again and its EV is charged; in the mrc
+ * flavour it is a loss to NSCC too (its bytes leave flight, the window
+ * shrinks), in the uet flavour not (the UET page: such a gap "is not a
+ * loss signal and does not change the window").
+ */
 static void mrt_lost(void *ctx, u32 psn)
 {
 	struct mrt_ack_ctx *c = ctx;
 	struct mrt_slot *sl = mrt_snd_slot(c->s, psn);
+	bool signal;
 
-	/* a packet waiting for the receiver's room goes at its time */
+	/* a packet waiting for the receiver's room or window goes at its
+	 * time
+	 */
 	if (!(sl->flags & MRT_SLOT_LIVE) ||
-	    sl->flags & (MRT_SLOT_RTXQ | MRT_SLOT_WAIT))
+	    sl->flags & (MRT_SLOT_RTXQ | MRT_SLOT_WAIT | MRT_SLOT_OOR))
 		return;
-	if (sl->flags & MRT_SLOT_INFLIGHT) {
+	c->ops->lock(c->ctx);
+	mrt_ev_loss(c->d->evs, sl->ev, c->now);
+	signal = c->d->cc->cfg.flavour != NSCC_FLAVOUR_UET;
+	c->ops->unlock(c->ctx);
+	if (signal && sl->flags & MRT_SLOT_INFLIGHT) {
 		c->lost += sl->bytes;
 		sl->flags &= ~MRT_SLOT_INFLIGHT;
 	}
-	c->ops->lock(c->ctx);
-	mrt_ev_loss(c->d->evs, sl->ev, c->now);
-	c->ops->unlock(c->ctx);
 	mrt_rtxq_add(c->s, psn, MRT_RTX_SACK);
 	c->ops->sack_lost(c->ctx, psn);
 }
@@ -194,7 +206,7 @@ enum mrt_snd_nack_verdict mrt_snd_nack(struct mrt_snd *s,
 	const struct mrt_nack *nk = &p->nack;
 	u32 psn = nk->nack_psn;
 	struct mrt_slot *sl = mrt_snd_slot(s, psn);
-	u64 newly, rtt = NSCC_NO_RTT;
+	u64 rtt = NSCC_NO_RTT;
 	bool retx;
 	int ev;
 
@@ -234,13 +246,12 @@ enum mrt_snd_nack_verdict mrt_snd_nack(struct mrt_snd *s,
 	if (sl->tx_count == 1 && !(sl->flags & MRT_SLOT_SYN))
 		rtt = now - sl->sent_ns;
 	sl->flags &= ~MRT_SLOT_INFLIGHT;
-	newly = nscc_newly_rcvd(s->last_rcvd, nk->rcvd_bytes);
-	if (newly)
-		s->last_rcvd = nk->rcvd_bytes;
 
+	/* The NACK's rcvd_bytes is left to the next ACK, which reports
+	 * those bytes received: they leave flight then and count toward
+	 * Quick Adapt and the increases, as every received byte does.
+	 */
 	ops->lock(ctx);
-	if (newly)
-		ops->cc(ctx, nscc_on_cack(d->cc, newly));
 	/* the EV of the transmission answered, as the NACK echoes it */
 	ev = mrt_ev_index(d->evs, p->ev);
 	switch (nk->nack_code) {
@@ -263,13 +274,24 @@ enum mrt_snd_nack_verdict mrt_snd_nack(struct mrt_snd *s,
 		mrt_rtxq_add(s, psn, MRT_RTX_TRIM);
 		return MRT_SND_NACK_RETX;
 	case MRT_NACK_PSN_OOR_WINDOW:
+		/* The MRC page: such a NACK "takes the packet out of flight
+		 * and queues it for retransmission, but leaves the window
+		 * alone" (nscc_on_nack() above: its RTT sample still counts
+		 * toward the base RTT).  The receiver's window, which the
+		 * NACK reports, bounds what is sent from now on; the packet
+		 * goes as soon as that window reaches it (mrt_snd_pick()).
+		 */
 		if (nk->payload && mrt_range_valid(nk->payload))
 			s->peer_range = min(s->range, nk->payload);
-		break;
+		if (!(sl->flags & MRT_SLOT_OOR)) {
+			sl->flags |= MRT_SLOT_OOR;
+			s->oor++;
+		}
+		return MRT_SND_NACK_WINDOW;
 	}
-	/* The receiver is there but cannot take it yet (its window is
-	 * behind, its buffer full): sent again after an RTO, which is no
-	 * timeout and spends no retry budget.
+	/* The receiver is there but cannot take it yet (its buffer is
+	 * full): sent again after an RTO, which is no timeout and spends
+	 * no retry budget.
 	 */
 	sl->flags |= MRT_SLOT_WAIT;
 	/* A new wait doubles the last, while no ACK comes between (as
@@ -300,7 +322,11 @@ void mrt_snd_timer(struct mrt_snd *s, const struct mrt_snd_dest *d, u64 now,
 		struct mrt_slot *sl = mrt_snd_slot(s, psn);
 		u64 at;
 
-		if (!(sl->flags & MRT_SLOT_LIVE) || sl->flags & MRT_SLOT_RTXQ ||
+		/* a packet NACKed beyond the receiver's window has no
+		 * timer: it waits for the window (mrt_snd_pick())
+		 */
+		if (!(sl->flags & MRT_SLOT_LIVE) ||
+		    sl->flags & (MRT_SLOT_RTXQ | MRT_SLOT_OOR) ||
 		    mrt_tx_is_acked(&s->tx, psn))
 			continue;
 		if (sl->flags & MRT_SLOT_WAIT) {
@@ -351,6 +377,27 @@ void mrt_snd_timer(struct mrt_snd *s, const struct mrt_snd_dest *d, u64 now,
 	res->next = next;
 }
 
+/* Packets NACKed beyond the receiver's window that it now reaches join
+ * the retransmission queue.  The window only grows from una, so the scan
+ * stops at its end.
+ */
+static void mrt_snd_oor_release(struct mrt_snd *s)
+{
+	u32 psn, end = s->tx.una + s->peer_range;
+
+	if (mrt_psn_before(s->tx.nxt, end))
+		end = s->tx.nxt;
+	for (psn = s->tx.una; s->oor && psn != end; psn++) {
+		struct mrt_slot *sl = mrt_snd_slot(s, psn);
+
+		if (!(sl->flags & MRT_SLOT_OOR) || sl->psn != psn)
+			continue;
+		sl->flags &= ~MRT_SLOT_OOR;
+		s->oor--;
+		mrt_rtxq_add(s, psn, MRT_RTX_WINDOW);
+	}
+}
+
 enum mrt_snd_pick mrt_snd_pick(struct mrt_snd *s, const struct mrt_snd_dest *d,
 			       u64 now, bool have_new, u32 new_bytes,
 			       const struct mrt_snd_cfg *cfg,
@@ -358,9 +405,11 @@ enum mrt_snd_pick mrt_snd_pick(struct mrt_snd *s, const struct mrt_snd_dest *d,
 			       struct mrt_snd_tx *tx)
 {
 	struct mrt_slot *sl = NULL;
-	u32 bytes;
+	u32 bytes, join;
 	int ev;
 
+	if (s->oor)
+		mrt_snd_oor_release(s);
 	for (;;) {
 		if (s->rtxq_len) {
 			u32 psn = s->rtxq[s->rtxq_head & (s->range - 1)];
@@ -385,6 +434,7 @@ enum mrt_snd_pick mrt_snd_pick(struct mrt_snd *s, const struct mrt_snd_dest *d,
 			tx->psn = psn;
 			tx->retx = true;
 			bytes = sl->bytes;
+			join = sl->flags & MRT_SLOT_INFLIGHT ? 0 : bytes;
 			break;
 		}
 		if (!have_new)
@@ -398,6 +448,7 @@ enum mrt_snd_pick mrt_snd_pick(struct mrt_snd *s, const struct mrt_snd_dest *d,
 		tx->psn = s->tx.nxt;
 		tx->retx = false;
 		bytes = new_bytes;
+		join = bytes;
 		break;
 	}
 
@@ -407,6 +458,14 @@ enum mrt_snd_pick mrt_snd_pick(struct mrt_snd *s, const struct mrt_snd_dest *d,
 		ops->unlock(ctx);
 		return MRT_SND_BLOCKED;
 	}
+	/* The MRC page's ACK request: every retransmission, and a packet
+	 * after which the window has less than one nominal packet of room
+	 * or that goes while it is below 4,095 bytes; and (this
+	 * transport's) the packet that fills the PSN window, whose PDC then
+	 * waits on ACKs as much as a full NSCC window's does.
+	 */
+	tx->ar = tx->retx || nscc_ask_ack(d->cc, join) ||
+		 s->tx.nxt + 1 - s->tx.una >= s->peer_range;
 	/* the EV at transmit time; a retransmission on another */
 	ev = mrt_ev_pick(d->evs, tx->retx ? sl->ev : -1);
 	/* every EV DENIED: the data waits for an allow */
@@ -467,7 +526,6 @@ enum mrt_snd_pick mrt_snd_push(struct mrt_snd *s, const struct mrt_snd_dest *d,
 			       const struct mrt_snd_xmit_ops *xo, void *x)
 {
 	unsigned int budget = 256;
-	bool blocked = false, sent = false;
 	struct mrt_snd_tx tx;
 	u32 bytes;
 
@@ -477,7 +535,6 @@ enum mrt_snd_pick mrt_snd_push(struct mrt_snd *s, const struct mrt_snd_dest *d,
 		case MRT_SND_SEND:
 			break;
 		case MRT_SND_BLOCKED:
-			blocked = true;
 			goto done;
 		case MRT_SND_WAIT:
 			xo->arm(x, s->wait_until);
@@ -490,14 +547,11 @@ enum mrt_snd_pick mrt_snd_push(struct mrt_snd *s, const struct mrt_snd_dest *d,
 		if (!xo->xmit(x, &tx))
 			break;
 		xo->arm(x, mrt_snd_sent(s, d, &tx, now, bytes, syn, cfg, ops, ctx));
-		sent = true;
 		budget--;
 	}
 done:
 	if (!budget && (s->rtxq_len || xo->next_bytes(x)))
 		xo->arm(x, now);	/* the rest from the timer */
-	if (blocked && sent)
-		xo->ask_ack(x);
 	return MRT_SND_NONE;
 }
 
@@ -513,11 +567,12 @@ u64 mrt_snd_release(struct mrt_snd *s)
 			released += sl->bytes;
 		sl->flags = 0;
 	}
+	s->oor = 0;
 	return released;
 }
 
 void mrt_rx_ack_fill(const struct mrt_rx *rx, const struct mrt_pkt *p,
-		     bool ce, u8 pen, bool restore, u8 *last_pen,
+		     bool ce, u8 pen, bool restore, u64 service_ns,
 		     struct mrt_pkt *a)
 {
 	a->type = MRT_TYPE_ACK;
@@ -534,7 +589,7 @@ void mrt_rx_ack_fill(const struct mrt_rx *rx, const struct mrt_pkt *p,
 	a->ack.ooo_count = min_t(u32, rx->ooo, U16_MAX);
 	a->ack.mpr = mrt_mpr_of(rx->range);
 	a->ack.rcv_cwnd_pen = pen;
-	if (!pen && *last_pen && restore)
+	a->ack.service_time = min_t(u64, service_ns >> 6, U16_MAX);
+	if (restore)
 		a->flags |= MRT_ACK_F_RESTORE_CWND;
-	*last_pen = pen;
 }

@@ -15,10 +15,17 @@
  * Bytes in flight: a packet's nominal bytes enter NSCC's flight when it is
  * sent (nscc_on_send) and leave once per transmission: by the rcvd_bytes
  * delta of the ACK that reports it received, by a trim or other NACK, or
- * by a presumed loss (SACK gap, timer).  MRT_SLOT_INFLIGHT says whether
- * they are in; a packet presumed lost and then acknowledged before it was
- * sent again (the original was only late) is added back, because the
- * receiver's count will take it out once more.
+ * by a presumed loss (a timer, and in the mrc flavour a SACK gap: the UET
+ * page's "a gap the receiver reports in its selective acknowledgements is
+ * not a loss signal and does not change the window", so in the uet
+ * flavour such a packet stays in flight while it goes again).
+ * MRT_SLOT_INFLIGHT says whether they are in; a packet presumed lost and
+ * then acknowledged before it was sent again (the original was only late)
+ * is added back, because the receiver's count will take it out once more.
+ * Only ACKs move the received-bytes clock: bytes the receiver reports in a
+ * NACK leave flight, count toward Quick Adapt and toward the increases
+ * when the next ACK reports them (the MRC page: "A packet leaves the bytes
+ * in flight when a SACK reports it received").
  *
  * The destination's state (its NSCC and its EVs) is shared by the PDCs to
  * it: the engine touches it only between ops->lock() and ops->unlock().
@@ -55,6 +62,10 @@ struct mrt_slot {
 #define MRT_SLOT_LIVE		0x10	/* holds a payload: sent, not yet
 					 * acknowledged
 					 */
+#define MRT_SLOT_OOR		0x20	/* NACKed beyond the receiver's PSN
+					 * window: out of flight, queued
+					 * once the window reaches it
+					 */
 
 /* Why a packet is sent again (mrt:mrt_retransmit's cause). */
 #define MRT_RTX_CAUSES				\
@@ -62,7 +73,8 @@ struct mrt_slot {
 	EM(MRT_RTX_SACK, sack)			\
 	EM(MRT_RTX_RTO, rto)			\
 	EM(MRT_RTX_WAIT, wait)			\
-	EMe(MRT_RTX_COOKIE, cookie)
+	EM(MRT_RTX_COOKIE, cookie)		\
+	EMe(MRT_RTX_WINDOW, window)
 
 #define EM(a, b)	a,
 #define EMe(a, b)	a,
@@ -133,6 +145,7 @@ struct mrt_snd {
 	u64 wait_until;			/* NACKed NO_RESOURCE: nothing new till */
 	u8 wait_shift;			/* its backoff */
 	u32 last_rcvd;			/* the last rcvd_bytes field seen */
+	u32 oor;			/* slots MRT_SLOT_OOR */
 };
 
 /* slots, rtxq, acked, lost, ref: range entries (acked and lost: bits)
@@ -186,9 +199,13 @@ enum mrt_snd_nack_verdict {
 				 * the NACK brings: queued to go again now,
 				 * no congestion signal
 				 */
+	MRT_SND_NACK_WINDOW,	/* PSN_OOR_WINDOW: beyond the receiver's
+				 * PSN window; out of flight, queued to go
+				 * again as soon as the window reaches it
+				 * (the MRC page), no wait, no backoff
+				 */
 	MRT_SND_NACK_WAIT,	/* the receiver cannot take it yet: again
-				 * at wait_until (PSN_OOR_WINDOW,
-				 * NO_RESOURCE and the rest)
+				 * at wait_until (NO_RESOURCE and the rest)
 				 */
 };
 
@@ -231,11 +248,22 @@ struct mrt_snd_tx {
 	u32 psn;
 	u16 ev;			/* the EV's index */
 	bool retx;
+	bool ar;		/* asks for an ACK at once: every
+				 * retransmission; a new packet that leaves
+				 * NSCC's window less than one nominal
+				 * packet of room or is sent while the
+				 * window is below 4,095 bytes (the MRC
+				 * page's rule, nscc_ask_ack()), or that
+				 * fills the PSN window (the caller adds
+				 * the last packet of a message)
+				 */
 };
 
 /* The next packet to send at now: a retransmission first, else a new
  * packet of new_bytes nominal bytes if have_new.  Changes nothing but
- * the retransmission queue's stale entries; mrt_snd_sent() commits it.
+ * the retransmission queue (its stale entries go; packets NACKed beyond
+ * the receiver's window join it once the window reaches them);
+ * mrt_snd_sent() commits it.
  */
 enum mrt_snd_pick mrt_snd_pick(struct mrt_snd *s, const struct mrt_snd_dest *d,
 			       u64 now, bool have_new, u32 new_bytes,
@@ -250,12 +278,10 @@ struct mrt_snd_xmit_ops {
 	/* the next new packet's nominal bytes; 0: nothing queued */
 	u32 (*next_bytes)(void *x);
 	/* sends tx (a retransmission of its slot's payload, or the next
-	 * new packet, which takes tx->psn); false: it could not (no
-	 * memory), and the push stops
+	 * new packet, which takes tx->psn; with AR if tx->ar); false: it
+	 * could not (no memory), and the push stops
 	 */
 	bool (*xmit)(void *x, const struct mrt_snd_tx *tx);
-	/* the last packet xmit() sent asks for an ACK at once (AR) */
-	void (*ask_ack)(void *x);
 	/* the PDC's timer at at: the earliest asked for */
 	void (*arm)(void *x, u64 at);
 };
@@ -263,9 +289,8 @@ struct mrt_snd_xmit_ops {
 /* Sends what the PDC may at now (syn: it is in SYN), retransmissions
  * first, at most 256 packets (the timer, armed at now, does the rest):
  * each that mrt_snd_pick() allows goes through xo->xmit() and is
- * committed (mrt_snd_sent()).  A PDC blocked on its windows has its last
- * packet ask for an ACK; one the receiver asked to wait arms its timer
- * for then.  Returns MRT_SND_EXHAUSTED if a packet spent its retry budget
+ * committed (mrt_snd_sent()).  One the receiver asked to wait arms its
+ * timer for then.  Returns MRT_SND_EXHAUSTED if a packet spent its retry budget
  * (the caller fails the PDC), else MRT_SND_NONE.
  */
 enum mrt_snd_pick mrt_snd_push(struct mrt_snd *s, const struct mrt_snd_dest *d,
@@ -342,11 +367,15 @@ static inline enum mrt_rx_room mrt_rx_room(u64 used, u64 bytes, u64 rcvbuf,
 
 /* The ACK (a->ack and a->flags; the caller sets the ids and EV) that
  * answers data packet p: cack, the SACK around p's PSN, the received-bytes
- * clock, the window, the receiver penalty pen and, once it drops to 0
- * after *last_pen was not, the restore flag (if restore).
+ * clock, the window, the receiver penalty pen, the receiver's restore
+ * flag (restore_cwind_enable) on every ACK (the UET page: "Each ACK
+ * carries the penalty and the receiving NIC's RestoreCWindEnable"), and
+ * the service time: the ns the receiver held p before this ACK, which the
+ * sender's RTT sample leaves out (64 ns units, rounded down, at most
+ * U16_MAX units).
  */
 void mrt_rx_ack_fill(const struct mrt_rx *rx, const struct mrt_pkt *p,
-		     bool ce, u8 pen, bool restore, u8 *last_pen,
+		     bool ce, u8 pen, bool restore, u64 service_ns,
 		     struct mrt_pkt *a);
 
 #endif /* _MRT_ENGINE_H */

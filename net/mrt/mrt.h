@@ -505,7 +505,7 @@ struct mrt_pdc {
 	u64 held_bytes;			/* the truesize of those on held */
 	u16 next_deliver;
 	u32 since_ack;
-	u8 last_pen;
+	u8 last_pen;			/* the penalty of the last ACK */
 
 	u64 bits[];			/* the PSN bitmaps */
 };

@@ -1004,7 +1004,7 @@ static void mrt_pdc_arm(struct mrt_pdc *pdc, u64 at)
 
 /* A copy of the payload skb with the DATA header, ready for out. */
 static struct sk_buff *mrt_data_build(struct mrt_pdc *pdc, struct sk_buff *payload,
-				      u32 psn, bool retx, u16 ev)
+				      const struct mrt_snd_tx *tx, u16 ev)
 {
 	struct mrt_tx_cb *tcb = MRT_TX_CB(payload);
 	struct mrt_net *mn = pdc->mn;
@@ -1039,9 +1039,14 @@ static struct sk_buff *mrt_data_build(struct mrt_pdc *pdc, struct sk_buff *paylo
 		p.dpdcid = 0;
 		p.dkey = READ_ONCE(pdc->dest->cookie);
 	}
-	if (retx)
+	if (tx->retx)
 		p.flags |= MRT_DATA_F_RETX;
-	p.data.psn = psn;
+	/* the MRC page's ACK requests: the last packet of a message, and
+	 * those the engine names (tx->ar)
+	 */
+	if (tx->ar || p.flags & MRT_DATA_F_EOM)
+		p.flags |= MRT_DATA_F_AR;
+	p.data.psn = tx->psn;
 	p.data.src_ep = pdc->ms->ep;
 	p.data.dst_ep = pdc->peer_ep;
 	p.data.msg_id = tcb->msg->msg_id;
@@ -1054,11 +1059,11 @@ static struct sk_buff *mrt_data_build(struct mrt_pdc *pdc, struct sk_buff *paylo
 		p.flags |= MRT_DATA_F_TRIMMABLE;
 	else
 		dscp = mrt_attr(mn, MRT_A_data_dscp);
-	if (retx && mrt_attr(mn, MRT_A_use_distinct_dscp_for_retransmits))
+	if (tx->retx && mrt_attr(mn, MRT_A_use_distinct_dscp_for_retransmits))
 		dscp = mrt_attr(mn, MRT_A_retransmit_dscp);
 
 	mrt_build(skb_push(skb, MRT_DATA_HDR_LEN), &p);
-	trace_mrt_tx(pdc, psn, payload->len, p.flags);
+	trace_mrt_tx(pdc, tx->psn, payload->len, p.flags);
 	cb = MRT_XMIT_CB(skb);
 	memset(cb, 0, sizeof(*cb));
 	cb->pdc = pdc;
@@ -1132,13 +1137,10 @@ arm:
 		mrt_pdc_arm(pdc, max(next, now));
 }
 
-/* mrt_snd_push()'s transmitting side: the PDC, its out queue, the last
- * packet queued (for AR).
- */
+/* mrt_snd_push()'s transmitting side: the PDC, its out queue. */
 struct mrt_push {
 	struct mrt_pdc *pdc;
 	struct sk_buff_head *out;
-	struct sk_buff *last;
 	u64 now;
 };
 
@@ -1168,22 +1170,14 @@ static bool mrt_push_xmit(void *x, const struct mrt_snd_tx *tx)
 
 	pdc->ev = mrt_ev_port(&pdc->dest->evs, tx->ev);
 	skb = mrt_data_build(pdc, tx->retx ? *slot : skb_peek(&pdc->sendq),
-			     tx->psn, tx->retx, pdc->ev);
+			     tx, pdc->ev);
 	if (!skb)
 		return false;
 	if (!tx->retx)
 		*slot = __skb_dequeue(&pdc->sendq);
 	__skb_queue_tail(px->out, skb);
-	px->last = skb;
 	pdc->last_ns = px->now;
 	return true;
-}
-
-static void mrt_push_ask_ack(void *x)
-{
-	struct mrt_push *px = x;
-
-	px->last->data[offsetof(struct mrt_hdr, flags)] |= MRT_DATA_F_AR;
 }
 
 static void mrt_push_arm(void *x, u64 at)
@@ -1194,7 +1188,6 @@ static void mrt_push_arm(void *x, u64 at)
 static const struct mrt_snd_xmit_ops mrt_push_ops = {
 	.next_bytes = mrt_push_next_bytes,
 	.xmit = mrt_push_xmit,
-	.ask_ack = mrt_push_ask_ack,
 	.arm = mrt_push_arm,
 };
 
@@ -1352,12 +1345,14 @@ static void mrt_rcv_nack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 		mrt_stat(mn, MRT_S_RTX_TRIM, 1);
 		mrt_pdc_push(pdc, out);
 		return;
+	case MRT_SND_NACK_WINDOW:
+		pdc->last_ns = now;
+		mrt_stat(mn, MRT_S_NACK_OOR, 1);
+		mrt_pdc_push(pdc, out);
+		return;
 	case MRT_SND_NACK_WAIT:
 		pdc->last_ns = now;
-		if (nk->nack_code == MRT_NACK_PSN_OOR_WINDOW)
-			mrt_stat(mn, MRT_S_NACK_OOR, 1);
-		else
-			mrt_stat(mn, MRT_S_NACK_NO_RESOURCE, 1);
+		mrt_stat(mn, MRT_S_NACK_NO_RESOURCE, 1);
 		mrt_pdc_arm(pdc, pdc->snd.wait_until);
 		return;
 	}
@@ -1452,8 +1447,10 @@ static void mrt_send_nack(struct mrt_net *mn, struct mrt_pdc *pdc,
 	mrt_stat(mn, MRT_S_NACKS_OUT, 1);
 }
 
-/* The receiver penalty (uet): the socket's receive buffer occupancy
- * between the thresholds, 0..127.
+/* The receiver penalty: the socket's receive buffer occupancy between
+ * the thresholds, 0..127, in every ACK whatever this host's flavour (the
+ * UET page: it is the receiving NIC's setting; a sender in the mrc flavour
+ * ignores it).
  */
 static u8 mrt_rcv_pen(struct mrt_pdc *pdc)
 {
@@ -1462,8 +1459,6 @@ static u8 mrt_rcv_pen(struct mrt_pdc *pdc)
 	struct nscc_params p;
 	u32 occ, rcvbuf = max(READ_ONCE(sk->sk_rcvbuf), 1);
 
-	if (mrt_attr(mn, MRT_A_NSCC_(flavour)) != NSCC_FLAVOUR_UET)
-		return 0;
 	occ = min_t(u64, div_u64((u64)atomic_read(&sk->sk_rmem_alloc) * 1000,
 				 rcvbuf), 1000);
 	NSCC_P(&p, receiver_congestion_low_threshold) =
@@ -1473,8 +1468,11 @@ static u8 mrt_rcv_pen(struct mrt_pdc *pdc)
 	return nscc_receiver_penalty(&p, occ);
 }
 
+/* The ACK of data packet p, which arrived at since (0: no service time
+ * to report).
+ */
 static void mrt_send_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p, bool ce,
-			 u8 flags, struct sk_buff_head *out)
+			 u8 flags, u64 since, struct sk_buff_head *out)
 {
 	struct mrt_net *mn = pdc->mn;
 	struct mrt_pkt a = {
@@ -1485,10 +1483,12 @@ static void mrt_send_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p, bool ce,
 		.dkey = pdc->rkey,
 	};
 	struct sk_buff *skb;
+	u8 pen = mrt_rcv_pen(pdc);
 
-	mrt_rx_ack_fill(&pdc->rx, p, ce, mrt_rcv_pen(pdc),
+	mrt_rx_ack_fill(&pdc->rx, p, ce, pen,
 			mrt_attr(mn, MRT_A_NSCC_(restore_cwind_enable)),
-			&pdc->last_pen, &a);
+			since ? mrt_now() - since : 0, &a);
+	pdc->last_pen = pen;
 	a.flags |= flags;
 	skb = mrt_alloc_ctl(MRT_ACK_HDR_LEN);
 	if (!skb) {
@@ -1796,7 +1796,7 @@ static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
 		goto drop;
 	default:
 		mrt_stat(mn, MRT_S_DUP_IN, 1);
-		mrt_send_ack(pdc, p, ce, 0, out);
+		mrt_send_ack(pdc, p, ce, 0, now, out);
 		goto drop;
 	}
 	if (WARN_ON_ONCE(!m))
@@ -1822,7 +1822,7 @@ static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
 		mrt_rmsg_done(pdc, m);
 	}
 	if (now_ack)
-		mrt_send_ack(pdc, p, ce, 0, out);
+		mrt_send_ack(pdc, p, ce, 0, now, out);
 	return;
 drop:
 	/* a message made for this packet goes again */
@@ -1868,14 +1868,14 @@ static void mrt_rcv_linger(struct mrt_pdc *pdc, const struct mrt_pkt *p, bool ce
 	case MRT_RX_OLD:
 		mrt_stat(mn, MRT_S_DUP_IN, 1);
 		pdc->last_ns = mrt_now();
-		mrt_send_ack(pdc, p, ce, 0, out);
+		mrt_send_ack(pdc, p, ce, 0, 0, out);
 		break;
 	case MRT_RX_STRAY:
 		mrt_stat(mn, MRT_S_STRAY_IN, 1);
 		break;
 	default:
 		mrt_stat(mn, MRT_S_CLOSING_IN, 1);
-		mrt_send_ack(pdc, p, ce, MRT_ACK_F_CLOSING, out);
+		mrt_send_ack(pdc, p, ce, MRT_ACK_F_CLOSING, 0, out);
 	}
 }
 

@@ -156,7 +156,6 @@ bool mrt_tx_resent(struct mrt_tx *t, u32 psn)
 	if (!mrt_tx_outstanding(t, psn) || mrt_bit(t->acked, t->range, psn))
 		return false;
 	t->ref[psn & (t->range - 1)] = t->nxt - 1;
-	mrt_bit_clear(t->lost, t->range, psn);
 	return true;
 }
 
@@ -173,7 +172,6 @@ unsigned int mrt_tx_detect_loss(struct mrt_tx *t, u32 gap, mrt_tx_acked_fn fn,
 	unsigned int n = 0;
 	u32 p;
 
-	gap = min(gap, t->range / 2);
 	for (p = t->una; mrt_psn_before(p, t->sacked_high); p++) {
 		u32 ref = t->ref[p & (t->range - 1)];
 

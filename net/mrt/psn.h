@@ -100,13 +100,15 @@ bool mrt_rx_has(const struct mrt_rx *r, u32 psn);
 void mrt_rx_sack(const struct mrt_rx *r, u32 ack_psn, u32 *base, u64 *bitmap);
 
 /* The sender's side: which of the PSNs it sent, [una, nxt), are
- * acknowledged, and which are presumed lost.  acked[] and lost[] have one
- * bit per PSN of the window, as the receiver's bits[], and una moves past
- * each acknowledged PSN at its head.  ref[] holds, per PSN, the newest
- * PSN sent when it was last sent (itself for a first transmission): a
- * SACK of a PSN more than the gap above ref is evidence newer than the
- * transmission, so a packet is presumed lost at most once per
- * transmission.  The transport keeps whatever else a PSN needs (its
+ * acknowledged, and which have been presumed lost from a SACK gap.
+ * acked[] and lost[] have one bit per PSN of the window, as the
+ * receiver's bits[], and una moves past each acknowledged PSN at its
+ * head.  ref[] holds, per PSN, the newest PSN sent when it was last sent
+ * (itself for a first transmission): only a SACK of a PSN more than the
+ * gap above ref is evidence newer than the transmission.  A PSN is
+ * presumed lost this way at most once (the MRC page: "Each packet is
+ * presumed lost this way at most once"): a retransmission of it that is
+ * lost too is the timer's.  The transport keeps whatever else a PSN needs (its
  * packet, send time, EV) in its own ring, indexed the same way
  * (psn & (range - 1)).
  */
@@ -141,20 +143,22 @@ typedef void (*mrt_tx_acked_fn)(void *ctx, u32 psn);
 /* The PSN for a new packet; call only when mrt_tx_can_send(). */
 u32 mrt_tx_next(struct mrt_tx *t);
 
-/* psn, outstanding, was sent again: it may be presumed lost again once
- * PSNs sent after this moment are acknowledged beyond the gap.  Returns
- * false, and changes nothing, for a PSN not outstanding or acknowledged.
+/* psn, outstanding, was sent again: a PSN not yet presumed lost from a
+ * SACK gap (it went again after a trim or a timer) may be, once PSNs sent
+ * after this moment are acknowledged beyond the gap; one already presumed
+ * lost never is again.  Returns false, and changes nothing, for a PSN not
+ * outstanding or acknowledged.
  */
 bool mrt_tx_resent(struct mrt_tx *t, u32 psn);
 
 bool mrt_tx_is_lost(const struct mrt_tx *t, u32 psn);
 
-/* Presumes lost every outstanding PSN, neither acknowledged nor already
+/* Presumes lost every outstanding PSN, neither acknowledged nor ever
  * presumed lost, below which the acknowledged PSNs reach more than gap
- * beyond its ref (UET's SACK loss rule: sack_loss_min_retx_pkts, 512 by
- * default).  A gap of half the window or more is taken as half the
- * window: a window no larger than the gap would never presume a loss.
- * Calls fn for each and returns how many.  The work is the PSNs from una
+ * beyond its ref (the MRC page's SACK loss rule: sack_loss_min_retx_pkts,
+ * 512 by default).  The gap is the page's whatever the window: a window
+ * no larger than the gap presumes no loss this way, and its losses are
+ * the timer's.  Calls fn for each and returns how many.  The work is the PSNs from una
  * to the highest acknowledged, at most the window.
  */
 unsigned int mrt_tx_detect_loss(struct mrt_tx *t, u32 gap, mrt_tx_acked_fn fn,

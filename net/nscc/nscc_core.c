@@ -642,6 +642,17 @@ bool nscc_can_send(const struct nscc *n, u64 bytes)
 	return (u64)n->inflight < n->cwnd;
 }
 
+/* "smaller than 4,095 bytes" */
+#define NSCC_ASK_ACK_CWND	4095
+
+bool nscc_ask_ack(const struct nscc *n, u64 bytes)
+{
+	u64 in = n->inflight > 0 ? (u64)n->inflight : 0;
+
+	return n->cwnd < NSCC_ASK_ACK_CWND ||
+	       in + min_t(u64, bytes, NSCC_MAX_EVENT_BYTES) + n->cfg.mtu > n->cwnd;
+}
+
 u8 nscc_receiver_penalty(const struct nscc_params *p, u32 occupancy_milli)
 {
 	u32 lo = NSCC_P(p, receiver_congestion_low_threshold);

@@ -228,6 +228,13 @@ enum nscc_routine nscc_on_nack(struct nscc *n, u64 now, u64 bytes,
 enum nscc_routine nscc_on_loss(struct nscc *n, u64 bytes);
 enum nscc_routine nscc_on_send(struct nscc *n, u64 bytes);
 bool nscc_can_send(const struct nscc *n, u64 bytes);
+/*
+ * The MRC page's cumulative-ACK request: a data packet asks for one when,
+ * as its bytes join the flight (bytes: what it adds, 0 for a packet still
+ * counted), the window has less than one nominal packet of room or is
+ * smaller than 4,095 bytes.
+ */
+bool nscc_ask_ack(const struct nscc *n, u64 bytes);
 
 /* Receiver side (uet): penalty 0..127 for a pool occupancy in thousandths. */
 u8 nscc_receiver_penalty(const struct nscc_params *p, u32 occupancy_milli);
