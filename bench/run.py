@@ -596,7 +596,11 @@ def run_mrt_incast(topo, nmsgs, port_opts, trim, path_us, sampler=None):
         opts += (f" trim_at {MRT_INCAST_LIMIT * 3 // 4}b trim_size 128 trim_dscp 11 "
                  "trim_dscp_in 10")
     topo.port(opts)
-    mrt_set(topo.senders, {"trimmable_dscp": 10 if trim else 0})
+    # mrt's defaults mark data trimmable (trimming_enabled auto: mrc) and
+    # retransmissions too (use_distinct_dscp_for_retransmits, DSCP 10):
+    # the case without trimming turns both off
+    mrt_set(topo.senders, {"trimming_enabled": 1 if trim else 0,
+                           "use_distinct_dscp_for_retransmits": 1 if trim else 0})
     mrt_set([topo.b], {"trim_dscp": 11})
     before = {ns: mrt_snmp(ns) for ns in topo.senders}
     n = nmsgs * len(topo.senders)
@@ -664,7 +668,9 @@ def run_mrt(topo, doc, load, reps, secs, port_opts, path_us, nmsgs):
     mrt["incast_limit"] = MRT_INCAST_LIMIT
     mrt["incast_attrs"] = {"data_rate_mbps": topo.rate_mbit,
                            "config_base_rtt_ns": int(path_us * 1000), "rto_min_us": 20000,
-                           "trimmable_dscp": "10 (with trimming)", "receiver trim_dscp": 11}
+                           "trimming_enabled": "1 (with trimming), else 0",
+                           "use_distinct_dscp_for_retransmits": "1 (with trimming), else 0",
+                           "receiver trim_dscp": 11}
     for trim in (True, False):
         case = "mrt_incast_trim" if trim else "mrt_incast_notrim"
         for rep in range(reps):

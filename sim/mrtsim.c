@@ -85,11 +85,14 @@ struct sim_mrt_net *sim_mrt_net_new(const char *const *mrt_sets, int nmrt,
 	}
 	for (i = 0; i < A_COUNT; i++)
 		net->v[i] = mrt_descs[i].def;
-	/* trimming: data trimmable as DSCP 10, trimmed to 11 */
-	if (trim) {
-		net->v[A_trimmable_dscp] = 10;
+	/* the endpoint's trimming: with -trim, data trimmable as DSCP 10
+	 * (mrt.ko's trimmable_dscp), trimmed to 11; without, nothing
+	 * trimmable, retransmissions neither
+	 */
+	if (trim)
 		net->v[A_trim_dscp] = 11;
-	}
+	else
+		net->v[A_use_distinct_dscp_for_retransmits] = 0;
 	for (k = 0; k < nmrt; k++) {
 		if (!strncmp(mrt_sets[k], "mss=", 4)) {
 			snprintf(err, errlen, "mss: the payload per packet is topology.mtu");
@@ -418,6 +421,17 @@ struct sim_mrt_snd *sim_mrt_snd_new(struct sim_mrt_net *net,
 	return s;
 }
 
+/* pdc.c's ACKs, NACKs and probes: the engine's marking. */
+static u8 ctl_tos(const struct sim_mrt_net *net)
+{
+	struct mrt_mark_cfg mc = {
+		.data_dscp = net->v[A_data_dscp],
+		.uet = NSCC_P(&net->np, flavour) == NSCC_FLAVOUR_UET,
+	};
+
+	return mrt_ctl_tos(&mc);
+}
+
 static u32 payload_of(const struct sim_mrt_snd *s, u64 off)
 {
 	u64 left = s->len - off;
@@ -440,7 +454,16 @@ static void snd_emit_data(struct sim_mrt_snd *s, u32 psn, bool retx, u16 ev,
 		.skey = s->key,
 		.dkey = s->rkey,
 	};
-	u8 hdr[MRT_DATA_HDR_LEN], dscp;
+	u8 hdr[MRT_DATA_HDR_LEN], tos;
+	struct mrt_mark_cfg mc = {
+		.data_dscp = v[A_data_dscp],
+		.trimmable_dscp = v[A_trimmable_dscp],
+		.retransmit_dscp = v[A_retransmit_dscp],
+		.trimming = NSCC_P(&s->net->np, trimming_enabled),
+		.distinct_retx = v[A_use_distinct_dscp_for_retransmits],
+		.uet = NSCC_P(&s->net->np, flavour) == NSCC_FLAVOUR_UET,
+	};
+	bool trimmable;
 
 	if (off == 0)
 		p.flags |= MRT_DATA_F_SOM;
@@ -463,20 +486,16 @@ static void snd_emit_data(struct sim_mrt_snd *s, u32 psn, bool retx, u16 ev,
 	p.data.payload_len = plen;
 	p.data.msg_offset = off;
 	p.data.msg_len = s->len;
-	dscp = v[A_trimmable_dscp];
-	if (dscp)
+	/* pdc.c's marking: the engine's */
+	tos = mrt_data_tos(&mc, retx, &trimmable);
+	if (trimmable)
 		p.flags |= MRT_DATA_F_TRIMMABLE;
-	else
-		dscp = v[A_data_dscp];
-	if (retx && v[A_use_distinct_dscp_for_retransmits])
-		dscp = v[A_retransmit_dscp];
 	mrt_build(hdr, &p);
 	s->st.pkts++;
 	if (retx)
 		s->st.retx++;
 	s->ev_bytes[ev - v[A_ev_base]] += plen;
-	emit(ctx, hdr, MRT_DATA_HDR_LEN, plen + mrt_data_pad(plen), ev,
-	     dscp << 2 | 2 /* ECT(0) */);
+	emit(ctx, hdr, MRT_DATA_HDR_LEN, plen + mrt_data_pad(plen), ev, tos);
 }
 
 /* pdc.c's mrt_pdc_probe(): the probes due on the destination's EVs. */
@@ -508,7 +527,7 @@ static void snd_probe(struct sim_mrt_snd *s, u64 now, sim_mrt_emit_fn emit,
 		p.ctrl.psn = s->snd.tx.nxt;
 		mrt_build(hdr, &p);
 		s->st.probes++;
-		emit(ctx, hdr, MRT_CTRL_HDR_LEN, 0, p.ev, s->net->v[A_data_dscp] << 2);
+		emit(ctx, hdr, MRT_CTRL_HDR_LEN, 0, p.ev, ctl_tos(s->net));
 	}
 arm:
 	next = evs->probe_next;
@@ -852,7 +871,7 @@ static void rcv_nack(struct sim_mrt_rcv *r, const struct mrt_pkt *p, u8 code,
 	n.nack.payload = payload;
 	n.nack.rcvd_bytes = nscc_rcvd_bytes_field(r->rx.rcvd_bytes);
 	mrt_build(hdr, &n);
-	emit(ctx, hdr, MRT_NACK_HDR_LEN, 0, p->ev, r->net->v[A_data_dscp] << 2);
+	emit(ctx, hdr, MRT_NACK_HDR_LEN, 0, p->ev, ctl_tos(r->net));
 }
 
 /* pdc.c's mrt_rcv_pen(): the penalty from the buffer's occupancy, in
@@ -884,7 +903,7 @@ static void rcv_ack(struct sim_mrt_rcv *r, const struct mrt_pkt *p, bool ce,
 			NSCC_P(&r->net->np, restore_cwind_enable), 0, &a);
 	mrt_build(hdr, &a);
 	r->since_ack = 0;
-	emit(ctx, hdr, MRT_ACK_HDR_LEN, 0, p->ev, r->net->v[A_data_dscp] << 2);
+	emit(ctx, hdr, MRT_ACK_HDR_LEN, 0, p->ev, ctl_tos(r->net));
 }
 
 void sim_mrt_rcv_data(struct sim_mrt_rcv *r, const uint8_t *hdr,
@@ -988,5 +1007,5 @@ void sim_mrt_rcv_probe(struct sim_mrt_rcv *r, const uint8_t *hdr,
 	a.ctrl.opaque = p.ctrl.opaque;
 	a.ctrl.psn = p.ctrl.psn;
 	mrt_build(out, &a);
-	emit(ctx, out, MRT_CTRL_HDR_LEN, 0, p.ev, r->net->v[A_data_dscp] << 2);
+	emit(ctx, out, MRT_CTRL_HDR_LEN, 0, p.ev, ctl_tos(r->net));
 }

@@ -312,6 +312,69 @@ u64 mrt_snd_sent(struct mrt_snd *s, const struct mrt_snd_dest *d,
  */
 u64 mrt_snd_release(struct mrt_snd *s);
 
+/* Packet marking */
+
+/* mrt's trimming_enabled: 0, 1, or auto, the flavour's page default (the
+ * MRC page's TrimmingEnabled is true, the UET page's false).
+ */
+#define MRT_TRIM_AUTO		2
+
+static inline bool mrt_trimming(u32 flavour, u32 trimming_enabled)
+{
+	if (trimming_enabled == MRT_TRIM_AUTO)
+		return flavour == NSCC_FLAVOUR_MRC;
+	return trimming_enabled;
+}
+
+/* RFC 3168's codepoints, as the IP header's two low TOS bits. */
+#define MRT_ECN_NOT_ECT		0
+#define MRT_ECN_ECT1		1
+#define MRT_ECN_ECT0		2
+
+/* What marks a packet, from the attributes. */
+struct mrt_mark_cfg {
+	u8 data_dscp;
+	u8 trimmable_dscp;
+	u8 retransmit_dscp;
+	bool trimming;		/* mrt_trimming() */
+	bool distinct_retx;	/* use_distinct_dscp_for_retransmits */
+	bool uet;		/* the flavour */
+};
+
+/* A data packet's TOS byte (DSCP and ECN), and whether it is marked
+ * trimmable (the header's TRIMMABLE flag).  The pages: with trimming,
+ * data is marked trimmable (MRC: TrimmingEnabled "also marks the NIC's
+ * data packets trimmable"; UET: "data packets are marked trimmable"),
+ * carrying trimmable_dscp; without, data_dscp; a retransmission with
+ * use_distinct_dscp_for_retransmits carries retransmit_dscp and is
+ * trimmable "even with TrimmingEnabled set to false" (UET).  ECN: the UET
+ * page's "every packet ECN-capable, as ECT(1)"; the MRC page gives ECN no
+ * role, and mrc data is ECT(0), RFC 3168's codepoint, so that a marking
+ * port marks it rather than drops it (the echo steers EVs only).
+ */
+static inline u8 mrt_data_tos(const struct mrt_mark_cfg *c, bool retx,
+			      bool *trimmable)
+{
+	u8 ecn = c->uet ? MRT_ECN_ECT1 : MRT_ECN_ECT0, dscp;
+
+	*trimmable = c->trimming || (retx && c->distinct_retx);
+	if (retx && c->distinct_retx)
+		dscp = c->retransmit_dscp;
+	else if (c->trimming)
+		dscp = c->trimmable_dscp;
+	else
+		dscp = c->data_dscp;
+	return dscp << 2 | ecn;
+}
+
+/* ACKs, NACKs and control packets: data_dscp; ECT(1) in the uet flavour
+ * ("every packet"), not ECN-capable in mrc.
+ */
+static inline u8 mrt_ctl_tos(const struct mrt_mark_cfg *c)
+{
+	return c->data_dscp << 2 | (c->uet ? MRT_ECN_ECT1 : MRT_ECN_NOT_ECT);
+}
+
 /* Receiver */
 
 /* Whether a new data packet p (with CE if ce) is acknowledged at once

@@ -8,10 +8,12 @@
  * The attributes are the transport's (net/mrt/mrt_attrs.h) followed by
  * NSCC's (include/net/fabric/nscc_attrs.h), one table that fabric.ko turns
  * into module parameters, net.mrt.* sysctls and the "mrt" attribute set of
- * the fabric netlink family, under one name each.  Two NSCC defaults
- * differ from the TCP module's: the flavour is mrc and trimming_enabled is
- * 1, as the MRC page has them, since this transport is the one that gets
- * trimmed and SACKs every packet.
+ * the fabric netlink family, under one name each.  Two NSCC rows
+ * differ from the TCP module's: the flavour is mrc, as the MRC page has
+ * it, since this transport is the one that gets trimmed and SACKs every
+ * packet; and trimming_enabled takes a third value, auto, its default:
+ * the flavour's page default (mrc 1, uet 0), which also marks data
+ * trimmable (engine.h's mrt_data_tos()).
  */
 #include <linux/module.h>
 #include <linux/proc_fs.h>
@@ -23,20 +25,34 @@
 #include "attr_desc.h"
 #include "mrt.h"
 
-/* The transport's defaults for two of NSCC's rows (id NSCC_ATTR_*). */
+/* The transport's two NSCC rows that differ (id NSCC_ATTR_*): the
+ * flavour's default, and trimming_enabled, an enum with auto.
+ */
 #define MRT_DEF_FLAVOUR(id, v)	((id) == NSCC_ATTR_flavour ? NSCC_FLAVOUR_MRC : (v))
-#define MRT_DEF_TRIM(id, v)	((id) == NSCC_ATTR_trimming_enabled ? 1 : (v))
+#define MRT_IS_TRIM(id)		((id) == NSCC_ATTR_trimming_enabled)
+#define MRT_TRIM_HELP \
+	"1: data trimmable, target 0.75 x config_base_rtt_ns, only trims trigger Quick Adapt; auto: mrc 1, uet 0"
 
 static const struct fabric_attr_desc mrt_attr_descs[MRT_ATTR_COUNT] = {
 #define MRT_ATTR(name, kind, def, lo, hi, unit, help) \
 	[MRT_A_##name] = MRT_ATTR_DESC(name, kind, def, lo, hi, unit, help),
 #include "mrt_attrs.h"
 #undef MRT_ATTR
-#define NSCC_ATTR(name, kind, def, lo, hi, unit, help) \
-	[MRT_A_NSCC + NSCC_ATTR_##name] =				\
-		FABRIC_ATTR_DESC(name, kind, MRT_DEF_FLAVOUR(NSCC_ATTR_##name, \
-				 MRT_DEF_TRIM(NSCC_ATTR_##name, def)),	\
-				 lo, hi, unit, help, MRT_NAMES_##kind),
+#define NSCC_ATTR(_name, _kind, _def, _lo, _hi, _unit, _help)		\
+	[MRT_A_NSCC + NSCC_ATTR_##_name] = {				\
+		.name = #_name,						\
+		.help = MRT_IS_TRIM(NSCC_ATTR_##_name) ? MRT_TRIM_HELP : (_help), \
+		.names = MRT_IS_TRIM(NSCC_ATTR_##_name) ? mrt_trim_names : \
+			 MRT_NAMES_##_kind,				\
+		.unit = (_unit),					\
+		.def = MRT_IS_TRIM(NSCC_ATTR_##_name) ? MRT_TRIM_AUTO :	\
+		       MRT_DEF_FLAVOUR(NSCC_ATTR_##_name, _def),	\
+		.min = (_lo),						\
+		.max = MRT_IS_TRIM(NSCC_ATTR_##_name) ? MRT_TRIM_AUTO : (_hi), \
+		.kind = MRT_IS_TRIM(NSCC_ATTR_##_name) ? FABRIC_ATTR_ENUM : \
+			FABRIC_ATTR_KIND_##_kind,			\
+		.flags = FABRIC_ATTR_FLAGS_##_kind,			\
+	},
 #include <net/fabric/nscc_attrs.h>
 #undef NSCC_ATTR
 };
@@ -47,8 +63,8 @@ static u32 mrt_defaults[MRT_ATTR_COUNT] = {
 #include "mrt_attrs.h"
 #undef MRT_ATTR
 #define NSCC_ATTR(name, kind, def, lo, hi, unit, help) \
-	[MRT_A_NSCC + NSCC_ATTR_##name] = MRT_DEF_FLAVOUR(NSCC_ATTR_##name, \
-		MRT_DEF_TRIM(NSCC_ATTR_##name, def)),
+	[MRT_A_NSCC + NSCC_ATTR_##name] = MRT_IS_TRIM(NSCC_ATTR_##name) ? \
+		MRT_TRIM_AUTO : MRT_DEF_FLAVOUR(NSCC_ATTR_##name, def),
 #include <net/fabric/nscc_attrs.h>
 #undef NSCC_ATTR
 };
@@ -82,7 +98,7 @@ static int mrt_check(const u32 *v, const char **why)
 	struct nscc_params p;
 	int err;
 
-	memcpy(p.v, v + MRT_A_NSCC, sizeof(p.v));
+	mrt_nscc_params(v, &p);
 	err = nscc_params_check(&p, why);
 	if (err)
 		return err;

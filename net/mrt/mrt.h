@@ -56,6 +56,16 @@ enum mrt_attr_id {
 
 #define MRT_A_NSCC_(name)	(MRT_A_NSCC + NSCC_ATTR_##name)
 
+/* NSCC's parameters from mrt's attributes v: trimming_enabled auto is the
+ * flavour's page default (engine.h's mrt_trimming()).
+ */
+static inline void mrt_nscc_params(const u32 *v, struct nscc_params *p)
+{
+	memcpy(p->v, v + MRT_A_NSCC, sizeof(p->v));
+	NSCC_P(p, trimming_enabled) = mrt_trimming(NSCC_P(p, flavour),
+						   NSCC_P(p, trimming_enabled));
+}
+
 /* Counters of the netns, in /proc/net/mrt/snmp: one EM(id, name) row each.
  * The total_* names are the spec pages' records.
  */

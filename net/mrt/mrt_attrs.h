@@ -6,8 +6,9 @@
  * NSCC rows of include/net/fabric/nscc_attrs.h, so one name each reaches
  * the module parameter, the net.mrt.* sysctl and the "mrt" attribute set
  * of the fabric netlink family.  Defaults are the spec pages' where they
- * give one (sack_loss_min_retx_pkts, qp_groups_enabled); the rest are
- * this transport's and Documentation/networking/mrt.rst says why.
+ * give one (sack_loss_min_retx_pkts, qp_groups_enabled,
+ * use_distinct_dscp_for_retransmits); the rest are this transport's and
+ * Documentation/networking/mrt.rst says why.
  *
  * kind LIMIT is a U32 that bounds what a namespace makes the kernel hold
  * (FABRIC_ATTR_F_LIMIT, include/net/fabric/attr.h): a namespace owned by
@@ -36,16 +37,16 @@ MRT_ATTR(ack_every_pkts, U32, 1, 1, 64, "packets",
 MRT_ATTR(qp_groups_enabled, BOOL, 1, 0, 1, "",
 	 "1: one NSCC window per destination address, shared by its PDCs; 0: one per PDC")
 MRT_ATTR(data_dscp, U32, 0, 0, 63, "",
-	 "DSCP of data packets (data is ECT(0), ECN capable)")
-MRT_ATTR(trimmable_dscp, U32, 0, 0, 63, "",
-	 "DSCP data carries so that a switch may trim it; 0: data_dscp, not trimmable")
+	 "DSCP of data without trimming, and of ACKs, NACKs and probes")
+MRT_ATTR(trimmable_dscp, U32, 10, 0, 63, "",
+	 "DSCP of data marked trimmable (trimming_enabled 1), which a switch may trim")
 MRT_ATTR(trim_dscp, U32, 0, 0, 63, "",
 	 "DSCP a switch writes into a packet it trims (NACKed TRIMMED); 0: short payloads only")
 MRT_ATTR(trim_lasthop_dscp, U32, 0, 0, 63, "",
 	 "DSCP a last-hop switch writes into a packet it trims (NACKed TRIMMED_LASTHOP); 0: none")
-MRT_ATTR(use_distinct_dscp_for_retransmits, BOOL, 0, 0, 1, "",
-	 "1: retransmissions carry retransmit_dscp")
-MRT_ATTR(retransmit_dscp, U32, 0, 0, 63, "",
+MRT_ATTR(use_distinct_dscp_for_retransmits, BOOL, 1, 0, 1, "",
+	 "1: retransmissions carry retransmit_dscp and are marked trimmable, trimming or not")
+MRT_ATTR(retransmit_dscp, U32, 10, 0, 63, "",
 	 "DSCP of retransmissions when use_distinct_dscp_for_retransmits is 1")
 MRT_ATTR(max_pdcs, LIMIT, 4096, 1, 1048576, "PDCs",
 	 "Most sending PDCs in the netns; sendmsg() to a new peer beyond it fails with ENOBUFS")

@@ -133,7 +133,7 @@ static struct mrt_dest *mrt_dest_get(struct mrt_net *mn, struct mrt_sock *ms,
 	d->own_evs = own;
 	spin_lock_init(&d->lock);
 	INIT_LIST_HEAD(&d->waiters);
-	memcpy(p.v, v + MRT_A_NSCC, sizeof(p.v));
+	mrt_nscc_params(v, &p);
 	d->nominal = mrt_nominal(family, v[MRT_A_mss]);
 	nscc_init(&d->cc, &p, d->nominal, mrt_now());
 	spin_lock_bh(&mn->lock);
@@ -1002,6 +1002,27 @@ static void mrt_pdc_arm(struct mrt_pdc *pdc, u64 at)
 	hrtimer_start(&pdc->timer, ns_to_ktime(at), HRTIMER_MODE_ABS_SOFT);
 }
 
+/* What marks mrt's packets in mn now (engine.h's mrt_data_tos()). */
+static void mrt_mark_cfg_of(struct mrt_net *mn, struct mrt_mark_cfg *c)
+{
+	u32 flavour = mrt_attr(mn, MRT_A_NSCC_(flavour));
+
+	c->data_dscp = mrt_attr(mn, MRT_A_data_dscp);
+	c->trimmable_dscp = mrt_attr(mn, MRT_A_trimmable_dscp);
+	c->retransmit_dscp = mrt_attr(mn, MRT_A_retransmit_dscp);
+	c->trimming = mrt_trimming(flavour, mrt_attr(mn, MRT_A_NSCC_(trimming_enabled)));
+	c->distinct_retx = mrt_attr(mn, MRT_A_use_distinct_dscp_for_retransmits);
+	c->uet = flavour == NSCC_FLAVOUR_UET;
+}
+
+static u8 mrt_ctl_tos_of(struct mrt_net *mn)
+{
+	struct mrt_mark_cfg c;
+
+	mrt_mark_cfg_of(mn, &c);
+	return mrt_ctl_tos(&c);
+}
+
 /* A copy of the payload skb with the DATA header, ready for out. */
 static struct sk_buff *mrt_data_build(struct mrt_pdc *pdc, struct sk_buff *payload,
 				      const struct mrt_snd_tx *tx, u16 ev)
@@ -1018,8 +1039,10 @@ static struct sk_buff *mrt_data_build(struct mrt_pdc *pdc, struct sk_buff *paylo
 		.dkey = pdc->rkey,
 	};
 	unsigned int pad = mrt_data_pad(payload->len);
+	struct mrt_mark_cfg mc;
 	struct sk_buff *skb;
-	u8 dscp;
+	bool trimmable;
+	u8 tos;
 
 	skb = pskb_copy(payload, GFP_ATOMIC);
 	/* zeros after a short payload (skb_pad() frees the skb if it fails) */
@@ -1054,13 +1077,10 @@ static struct sk_buff *mrt_data_build(struct mrt_pdc *pdc, struct sk_buff *paylo
 	p.data.msg_offset = tcb->off;
 	p.data.msg_len = tcb->msg->len;
 
-	dscp = mrt_attr(mn, MRT_A_trimmable_dscp);
-	if (dscp)
+	mrt_mark_cfg_of(mn, &mc);
+	tos = mrt_data_tos(&mc, tx->retx, &trimmable);
+	if (trimmable)
 		p.flags |= MRT_DATA_F_TRIMMABLE;
-	else
-		dscp = mrt_attr(mn, MRT_A_data_dscp);
-	if (tx->retx && mrt_attr(mn, MRT_A_use_distinct_dscp_for_retransmits))
-		dscp = mrt_attr(mn, MRT_A_retransmit_dscp);
 
 	mrt_build(skb_push(skb, MRT_DATA_HDR_LEN), &p);
 	trace_mrt_tx(pdc, tx->psn, payload->len, p.flags);
@@ -1070,7 +1090,7 @@ static struct sk_buff *mrt_data_build(struct mrt_pdc *pdc, struct sk_buff *paylo
 	cb->saddr = pdc->local.a;
 	cb->daddr = pdc->peer.a;
 	cb->sport = htons(ev);
-	cb->tos = dscp << 2 | INET_ECN_ECT_0;
+	cb->tos = tos;
 	cb->family = pdc->family;
 	pdc->st.pkts++;
 	mrt_stat(mn, MRT_S_DATA_OUT, 1);
@@ -1085,7 +1105,7 @@ static struct sk_buff *mrt_data_build(struct mrt_pdc *pdc, struct sk_buff *paylo
  */
 static void mrt_ctl_addr(struct sk_buff *skb, struct mrt_pdc *pdc,
 			 const struct mrt_addr *from, const struct mrt_addr *to,
-			 u8 family, u16 ev, u8 dscp);
+			 u8 family, u16 ev, u8 tos);
 
 /* The probes due on pdc's destination (a few per call), each a CTRL
  * PROBE on its EV that the peer's PDC answers with a PROBE_ACK; the
@@ -1127,7 +1147,7 @@ static void mrt_pdc_probe(struct mrt_pdc *pdc, u64 now, struct sk_buff_head *out
 		p.ctrl.psn = pdc->snd.tx.nxt;
 		mrt_build(skb_put(skb, MRT_CTRL_HDR_LEN), &p);
 		mrt_ctl_addr(skb, pdc, &pdc->local, &pdc->peer, pdc->family, p.ev,
-			     mrt_attr(mn, MRT_A_data_dscp));
+			     mrt_ctl_tos_of(mn));
 		__skb_queue_tail(out, skb);
 		mrt_stat(mn, MRT_S_PROBES_OUT, 1);
 	}
@@ -1396,7 +1416,7 @@ unlock:
 
 static void mrt_ctl_addr(struct sk_buff *skb, struct mrt_pdc *pdc,
 			 const struct mrt_addr *from, const struct mrt_addr *to,
-			 u8 family, u16 ev, u8 dscp)
+			 u8 family, u16 ev, u8 tos)
 {
 	struct mrt_xmit_cb *cb = MRT_XMIT_CB(skb);
 
@@ -1405,7 +1425,7 @@ static void mrt_ctl_addr(struct sk_buff *skb, struct mrt_pdc *pdc,
 	cb->saddr = from->a;
 	cb->daddr = to->a;
 	cb->sport = htons(ev);
-	cb->tos = dscp << 2;
+	cb->tos = tos;
 	cb->family = family;
 }
 
@@ -1442,7 +1462,7 @@ static void mrt_send_nack(struct mrt_net *mn, struct mrt_pdc *pdc,
 	}
 	mrt_build(skb_put(skb, MRT_NACK_HDR_LEN), &n);
 	mrt_ctl_addr(skb, pdc, dst, src, family, p->ev,
-		     mrt_attr(mn, MRT_A_data_dscp));
+		     mrt_ctl_tos_of(mn));
 	__skb_queue_tail(out, skb);
 	mrt_stat(mn, MRT_S_NACKS_OUT, 1);
 }
@@ -1497,7 +1517,7 @@ static void mrt_send_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p, bool ce,
 	}
 	mrt_build(skb_put(skb, MRT_ACK_HDR_LEN), &a);
 	mrt_ctl_addr(skb, pdc, &pdc->local, &pdc->peer, pdc->family, p->ev,
-		     mrt_attr(mn, MRT_A_data_dscp));
+		     mrt_ctl_tos_of(mn));
 	__skb_queue_tail(out, skb);
 	pdc->since_ack = 0;
 	mrt_stat(mn, MRT_S_ACKS_OUT, 1);
@@ -2182,7 +2202,7 @@ static void mrt_rcv_ctrl(struct mrt_net *mn, struct sk_buff *skb,
 		}
 		mrt_build(skb_put(skb, MRT_CTRL_HDR_LEN), &a);
 		mrt_ctl_addr(skb, pdc, dst, src, family, p->ev,
-			     mrt_attr(mn, MRT_A_data_dscp));
+			     mrt_ctl_tos_of(mn));
 		__skb_queue_tail(out, skb);
 		if (pdc->state != MRT_PDC_LINGER)
 			pdc->last_ns = mrt_now();

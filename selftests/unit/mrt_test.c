@@ -1560,6 +1560,44 @@ static void t_engine_pages(void)
 	       "MRC, ACK request: a window below 4,095 bytes asks on every packet; one nominal packet of room left is enough, less is not");
 }
 
+/* Packet marking (engine.h's mrt_data_tos(), mrt_ctl_tos()) at mrt's
+ * defaults, as the pages mark.
+ */
+static void t_marking(void)
+{
+	struct mrt_mark_cfg c = {
+		.data_dscp = 0, .trimmable_dscp = 10, .retransmit_dscp = 10,
+		.distinct_retx = true,
+	};
+	bool trimmable;
+	u8 tos;
+
+	tap_ok(mrt_trimming(NSCC_FLAVOUR_MRC, MRT_TRIM_AUTO) &&
+	       !mrt_trimming(NSCC_FLAVOUR_UET, MRT_TRIM_AUTO) &&
+	       mrt_trimming(NSCC_FLAVOUR_UET, 1) && !mrt_trimming(NSCC_FLAVOUR_MRC, 0),
+	       "TrimmingEnabled's page defaults: auto is mrc true, uet false; 0 and 1 as set");
+	c.trimming = mrt_trimming(NSCC_FLAVOUR_MRC, MRT_TRIM_AUTO);
+	tos = mrt_data_tos(&c, false, &trimmable);
+	tap_ok(trimmable && tos == (10 << 2 | MRT_ECN_ECT0),
+	       "MRC: TrimmingEnabled marks the NIC's data packets trimmable (DSCP 10, ECT(0))");
+	c.uet = true;
+	c.trimming = mrt_trimming(NSCC_FLAVOUR_UET, MRT_TRIM_AUTO);
+	tos = mrt_data_tos(&c, false, &trimmable);
+	tap_ok(!trimmable && tos == (0 << 2 | MRT_ECN_ECT1),
+	       "UET, TrimmingEnabled false: data is not trimmable; every packet ECN-capable as ECT(1)");
+	tos = mrt_data_tos(&c, true, &trimmable);
+	tap_ok(trimmable && tos == (10 << 2 | MRT_ECN_ECT1),
+	       "UET, UseDistinctDSCPForRetransmits: retransmissions are marked trimmable even with TrimmingEnabled false");
+	c.distinct_retx = false;
+	tos = mrt_data_tos(&c, true, &trimmable);
+	tap_ok(!trimmable && tos == MRT_ECN_ECT1,
+	       "without it, a retransmission is marked as the first transmission was");
+	tap_ok(mrt_ctl_tos(&c) == MRT_ECN_ECT1,
+	       "UET: ACKs and NACKs are ECN-capable too (ECT(1))");
+	c.uet = false;
+	tap_ok(mrt_ctl_tos(&c) == MRT_ECN_NOT_ECT, "mrc: ACKs are not ECN-capable");
+}
+
 /* The receiver's room rule (engine.h's mrt_rx_room()): the buffer holds
  * strictly but for the in-order packet of the oldest PDC, whose message
  * may grow to the buffer and the reserve while everything else fits in
@@ -1635,6 +1673,7 @@ int main(void)
 	t_ev();
 	t_engine();
 	t_engine_pages();
+	t_marking();
 	t_rx_room();
 	return tap_finish();
 }
