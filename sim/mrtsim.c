@@ -356,9 +356,17 @@ static void snd_cc(void *ctx, enum nscc_routine r)
 
 static void snd_sack_lost(void *ctx, u32 psn)
 {
+}
+
+/* pdc.c's mrt_snd_resent(): total_rtx_sack counts retransmissions of
+ * packets presumed lost from SACK gaps
+ */
+static void snd_resent(void *ctx, u32 psn, u8 cause, u8 tx_count)
+{
 	struct sim_mrt_snd *s = ctx;
 
-	s->st.rtx_sack++;
+	if (cause == MRT_RTX_SACK)
+		s->st.rtx_sack++;
 }
 
 /* pdc.c's mrt_snd_blocked(): wait on the destination. */
@@ -381,6 +389,7 @@ static void snd_blocked(void *ctx)
 static const struct mrt_snd_ops snd_ops = {
 	.lock = lock_nop, .unlock = lock_nop, .acked = snd_acked,
 	.cc = snd_cc, .sack_lost = snd_sack_lost, .blocked = snd_blocked,
+	.resent = snd_resent,
 };
 
 struct sim_mrt_snd *sim_mrt_snd_new(struct sim_mrt_net *net,
@@ -731,7 +740,8 @@ void sim_mrt_snd_timer(struct sim_mrt_snd *s, uint64_t now)
 		return;
 	mrt_snd_timer(&s->snd, &sd, now, s->rid, &s->net->cfg, &snd_ops, s, &res);
 	if (res.expired) {
-		s->st.rto_events++;
+		/* total_rto_events: timer expiries, one per packet */
+		s->st.rto_events += res.expired;
 		s->st.rtx_rto += res.expired;
 	}
 	snd_push(s, now);

@@ -531,7 +531,7 @@ static int fabric_fill_stats(struct sk_buff *skb, const struct fabric_net *fn,
 			if (!nest ||
 			    nla_put_string(skb, FABRIC_STAT_A_NAME, name) ||
 			    nla_put_u64_64bit(skb, FABRIC_STAT_A_VALUE,
-					      fabric_net_stat_sum(fn, k),
+					      fabric_net_stat_value(fn, sg, i, k),
 					      FABRIC_STAT_A_PAD))
 				goto cancel;
 			nla_nest_end(skb, nest);

@@ -27,6 +27,14 @@ u64 fabric_net_stat_sum(const struct fabric_net *fn, unsigned int i)
 }
 EXPORT_SYMBOL_GPL(fabric_net_stat_sum);
 
+u64 fabric_net_stat_value(const struct fabric_net *fn,
+			  const struct fabric_stat_group *sg, unsigned int i,
+			  unsigned int k)
+{
+	return sg->read ? sg->read(fn, i) : fabric_net_stat_sum(fn, k);
+}
+EXPORT_SYMBOL_GPL(fabric_net_stat_value);
+
 /* One "name value" line per counter of fn. */
 void fabric_net_stat_show(struct seq_file *seq, const struct fabric_net *fn)
 {
@@ -38,7 +46,7 @@ void fabric_net_stat_show(struct seq_file *seq, const struct fabric_net *fn)
 
 		for (i = 0; i < sg->count; i++, k++)
 			seq_printf(seq, "%s%s %llu\n", sg->prefix, sg->names[i],
-				   fabric_net_stat_sum(fn, k));
+				   fabric_net_stat_value(fn, sg, i, k));
 	}
 }
 EXPORT_SYMBOL_GPL(fabric_net_stat_show);

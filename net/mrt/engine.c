@@ -166,6 +166,8 @@ int mrt_snd_ack(struct mrt_snd *s, const struct mrt_snd_dest *d,
 			na.rtt_ns = c.rtt_ns;
 	}
 	res->rtt_ns = c.rtt_ns;
+	res->cc_rtt_ns = na.rtt_ns == NSCC_NO_RTT ? NSCC_NO_RTT :
+			 na.rtt_ns > service ? na.rtt_ns - service : 0;
 	mrt_tx_detect_loss(&s->tx, cfg->sack_loss_min_retx_pkts, mrt_lost, &c);
 
 	newly = nscc_newly_rcvd(s->last_rcvd, a->rcvd_bytes);
@@ -192,7 +194,7 @@ int mrt_snd_ack(struct mrt_snd *s, const struct mrt_snd_dest *d,
 	if (c.lost)
 		ops->cc(ctx, nscc_on_loss(d->cc, c.lost));
 	if (ops->ack_locked)
-		ops->ack_locked(ctx, p);
+		ops->ack_locked(ctx, p, res);
 	ops->unlock(ctx);
 	return 0;
 }

@@ -85,6 +85,9 @@ enum mrt_rtx_cause { MRT_RTX_CAUSES };
 /* What an ACK did, for the caller's counters and trace. */
 struct mrt_snd_ack_res {
 	u64 rtt_ns;		/* NSCC_NO_RTT: no sample */
+	u64 cc_rtt_ns;		/* the sample NSCC took (less the service
+				 * time), NSCC_NO_RTT: none
+				 */
 	u64 newly_rcvd;		/* bytes the received-bytes clock moved */
 	bool newly;		/* acknowledged something new */
 	bool ecn;
@@ -128,7 +131,8 @@ struct mrt_snd_ops {
 	 */
 	void (*ack_seen)(void *ctx, const struct mrt_pkt *p,
 			 const struct mrt_snd_ack_res *res);
-	void (*ack_locked)(void *ctx, const struct mrt_pkt *p);
+	void (*ack_locked)(void *ctx, const struct mrt_pkt *p,
+			   const struct mrt_snd_ack_res *res);
 	void (*timed_out)(void *ctx, unsigned int expired, u32 rto_us);
 	void (*resent)(void *ctx, u32 psn, u8 cause, u8 tx_count);
 };

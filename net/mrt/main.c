@@ -84,12 +84,198 @@ static const char * const mrt_stat_names[MRT_S_COUNT] = { MRT_STATS };
 #undef EM
 #undef EMe
 
+/* The records the pages name that are not counters (struct mrt_rec_cpu):
+ * base_rtt_ns, the RTT samples' minimum, maximum and mean since the netns
+ * began and in the last whole period, and the period's Quick Adapt
+ * firings and fast-increase steps; num_quick_adapt is the UET page's name
+ * of total_qa_count.
+ */
+#define MRT_RECORDS						\
+	EM(MRT_R_BASE_RTT, base_rtt_ns)				\
+	EM(MRT_R_RTT_MIN, calc__rtt_ns_min)			\
+	EM(MRT_R_RTT_MAX, calc__rtt_ns_max)			\
+	EM(MRT_R_RTT_MEAN, calc__rtt_ns_mean)			\
+	EM(MRT_R_IVL_RTT_MIN, ivl_calc__rtt_ns_min)		\
+	EM(MRT_R_IVL_RTT_MAX, ivl_calc__rtt_ns_max)		\
+	EM(MRT_R_IVL_RTT_MEAN, ivl_calc__rtt_ns_mean)		\
+	EM(MRT_R_IVL_QA, ivl_total_qa_count)			\
+	EM(MRT_R_IVL_FI, ivl_total_fi_count)			\
+	EM(MRT_R_NUM_QA, num_quick_adapt)			\
+	EMe(MRT_R_IVL_NUM_QA, ivl_num_quick_adapt)
+
+#define EM(a, b)	a,
+#define EMe(a, b)	a,
+enum mrt_record { MRT_RECORDS MRT_R_COUNT };
+#undef EM
+#undef EMe
+#define EM(a, b)	#b,
+#define EMe(a, b)	#b,
+static const char * const mrt_record_names[MRT_R_COUNT] = { MRT_RECORDS };
+#undef EM
+#undef EMe
+
+/* This cpu's records, rolled over to now's period. */
+static struct mrt_rec_cpu *mrt_rec_this(struct mrt_net *mn, u64 now)
+{
+	struct mrt_rec_cpu *r = this_cpu_ptr(mn->rec);
+	u64 p = div_u64(now, MRT_REC_PERIOD_NS);
+
+	if (r->period != p) {
+		if (r->period + 1 == p) {
+			WRITE_ONCE(r->last.n, r->cur.n);
+			WRITE_ONCE(r->last.sum, r->cur.sum);
+			WRITE_ONCE(r->last.min, r->cur.min);
+			WRITE_ONCE(r->last.max, r->cur.max);
+			WRITE_ONCE(r->qa_last, r->qa_cur);
+			WRITE_ONCE(r->fi_last, r->fi_cur);
+		} else {
+			WRITE_ONCE(r->last.n, 0);
+			WRITE_ONCE(r->qa_last, 0);
+			WRITE_ONCE(r->fi_last, 0);
+		}
+		WRITE_ONCE(r->cur.n, 0);
+		WRITE_ONCE(r->cur.sum, 0);
+		WRITE_ONCE(r->qa_cur, 0);
+		WRITE_ONCE(r->fi_cur, 0);
+		WRITE_ONCE(r->period, p);
+	}
+	return r;
+}
+
+static void mrt_rec_add(struct mrt_rec_acc *a, u64 v)
+{
+	if (!a->n || v < a->min)
+		WRITE_ONCE(a->min, v);
+	if (!a->n || v > a->max)
+		WRITE_ONCE(a->max, v);
+	WRITE_ONCE(a->sum, a->sum + v);
+	WRITE_ONCE(a->n, a->n + 1);
+}
+
+void mrt_rec_rtt(struct mrt_net *mn, u64 now, u64 rtt_ns, u64 base_rtt_ns)
+{
+	struct mrt_rec_cpu *r;
+	s64 b;
+
+	if (!mn->rec)
+		return;
+	local_bh_disable();
+	r = mrt_rec_this(mn, now);
+	mrt_rec_add(&r->cur, rtt_ns);
+	mrt_rec_add(&r->total, rtt_ns);
+	local_bh_enable();
+	/* the lowest base RTT any window has reached */
+	b = atomic64_read(&mn->rec_base_rtt);
+	while ((!b || base_rtt_ns < (u64)b) &&
+	       !atomic64_try_cmpxchg(&mn->rec_base_rtt, &b, base_rtt_ns))
+		;
+}
+
+void mrt_rec_steps(struct mrt_net *mn, u64 now, u64 qa, u64 fi)
+{
+	struct mrt_rec_cpu *r;
+
+	if (!mn->rec)
+		return;
+	local_bh_disable();
+	r = mrt_rec_this(mn, now);
+	WRITE_ONCE(r->qa_cur, r->qa_cur + qa);
+	WRITE_ONCE(r->fi_cur, r->fi_cur + fi);
+	local_bh_enable();
+}
+
+/* Adds one cpu's accumulator, read as the writer may be changing it. */
+static void mrt_rec_fold(struct mrt_rec_acc *to, const struct mrt_rec_acc *a)
+{
+	u64 n = READ_ONCE(a->n), min = READ_ONCE(a->min), max = READ_ONCE(a->max);
+
+	if (!n)
+		return;
+	if (!to->n || min < to->min)
+		to->min = min;
+	if (!to->n || max > to->max)
+		to->max = max;
+	to->sum += READ_ONCE(a->sum);
+	to->n += n;
+}
+
+static u64 mrt_rec_value(struct mrt_net *mn, unsigned int i)
+{
+	struct mrt_rec_acc total = {}, last = {};
+	u64 p = div_u64(ktime_get_ns(), MRT_REC_PERIOD_NS), qa = 0, fi = 0;
+	int cpu;
+
+	if (i == MRT_R_BASE_RTT)
+		return atomic64_read(&mn->rec_base_rtt);
+	if (!mn->rec)
+		return 0;
+	for_each_possible_cpu(cpu) {
+		const struct mrt_rec_cpu *r = per_cpu_ptr(mn->rec, cpu);
+		u64 rp = READ_ONCE(r->period);
+
+		mrt_rec_fold(&total, &r->total);
+		/* the last whole period: the cpu's last, or its current if
+		 * that has ended since
+		 */
+		if (rp == p) {
+			mrt_rec_fold(&last, &r->last);
+			qa += READ_ONCE(r->qa_last);
+			fi += READ_ONCE(r->fi_last);
+		} else if (rp + 1 == p) {
+			mrt_rec_fold(&last, &r->cur);
+			qa += READ_ONCE(r->qa_cur);
+			fi += READ_ONCE(r->fi_cur);
+		}
+	}
+	switch (i) {
+	case MRT_R_RTT_MIN:
+		return total.min;
+	case MRT_R_RTT_MAX:
+		return total.max;
+	case MRT_R_RTT_MEAN:
+		return total.n ? div64_u64(total.sum, total.n) : 0;
+	case MRT_R_IVL_RTT_MIN:
+		return last.min;
+	case MRT_R_IVL_RTT_MAX:
+		return last.max;
+	case MRT_R_IVL_RTT_MEAN:
+		return last.n ? div64_u64(last.sum, last.n) : 0;
+	case MRT_R_IVL_QA:
+	case MRT_R_IVL_NUM_QA:
+		return qa;
+	case MRT_R_IVL_FI:
+		return fi;
+	}
+	return 0;
+}
+
+/* fabric.ko reads the records from the moment mrt registers with it,
+ * before the per-netns state exists and until after it is gone: only
+ * while this is set, under RCU (mrt_exit() clears it and waits).
+ */
+static bool mrt_rec_ready;
+
+static u64 mrt_rec_read(const struct fabric_net *fn, unsigned int i)
+{
+	u64 v;
+
+	if (i == MRT_R_NUM_QA)
+		return fabric_net_stat_sum(fn, MRT_S_QA);
+	rcu_read_lock();
+	v = READ_ONCE(mrt_rec_ready) ? mrt_rec_value(mrt_net(fn->net), i) : 0;
+	rcu_read_unlock();
+	return v;
+}
+
 static const struct fabric_stat_group mrt_stat_groups[] = {
 	{ .prefix = "", .names = mrt_stat_names, .count = MRT_S_COUNT },
 	{ .prefix = "malformed_", .names = mrt_malformed_names,
 	  .count = MRT_BAD_COUNT },
 	{ .prefix = "routine_", .names = nscc_routine_names,
 	  .count = NSCC_R_COUNT },
+	/* last: the counters' indices above are fixed (MRT_S_ROUTINE()) */
+	{ .prefix = "", .names = mrt_record_names, .count = MRT_R_COUNT,
+	  .read = mrt_rec_read },
 };
 
 /* The rules across attributes: NSCC's, then the transport's. */
@@ -163,6 +349,9 @@ static int __net_init mrt_net_init(struct net *net)
 
 	mn->net = net;
 	mn->fn = fabric_net(&mrt_fabric, net);
+	mn->rec = alloc_percpu(struct mrt_rec_cpu);
+	if (!mn->rec)
+		return -ENOMEM;
 	mutex_init(&mn->tun_lock);
 	spin_lock_init(&mn->lock);
 	mutex_init(&mn->ev_set_lock);
@@ -181,14 +370,18 @@ static int __net_init mrt_net_init(struct net *net)
 
 	dir = proc_net_mkdir(net, "mrt", net->proc_net);
 	if (!dir)
-		return -ENOMEM;
+		goto nomem;
 	if (!proc_create_net_single("snmp", 0444, dir, mrt_snmp_show, NULL) ||
 	    mrt_proc_init(net, dir)) {
 		remove_proc_subtree("mrt", net->proc_net);
-		return -ENOMEM;
+		goto nomem;
 	}
 	mrt_tunnel_init(mn);
 	return 0;
+nomem:
+	free_percpu(mn->rec);
+	mn->rec = NULL;
+	return -ENOMEM;
 }
 
 /* Before any netns's exit: the tunnels go now, not in mrt_net_exit(),
@@ -216,6 +409,8 @@ static void __net_exit mrt_net_exit(struct net *net)
 	xa_destroy(&mn->pdcs);
 	mrt_deny_flush(mn);
 	remove_proc_subtree("mrt", net->proc_net);
+	free_percpu(mn->rec);
+	mn->rec = NULL;
 }
 
 static struct pernet_operations mrt_net_ops = {
@@ -242,6 +437,7 @@ static int __init mrt_init(void)
 	err = register_pernet_subsys(&mrt_net_ops);
 	if (err)
 		goto out_fabric;
+	WRITE_ONCE(mrt_rec_ready, true);
 	err = mrt_genl_init();
 	if (err)
 		goto out_pernet;
@@ -253,6 +449,8 @@ static int __init mrt_init(void)
 out_genl:
 	mrt_genl_exit();
 out_pernet:
+	WRITE_ONCE(mrt_rec_ready, false);
+	synchronize_rcu();
 	unregister_pernet_subsys(&mrt_net_ops);
 out_fabric:
 	fabric_module_unregister(&mrt_fabric);
@@ -265,8 +463,12 @@ static void __exit mrt_exit(void)
 {
 	mrt_genl_exit();
 	mrt_sock_unregister();
-	/* PDCs and destinations are freed after a grace period. */
+	/* PDCs and destinations are freed after a grace period; the
+	 * records' readers are done after one.
+	 */
+	WRITE_ONCE(mrt_rec_ready, false);
 	rcu_barrier();
+	synchronize_rcu();
 	unregister_pernet_subsys(&mrt_net_ops);
 	fabric_module_unregister(&mrt_fabric);
 	/* a report work's last sock_put() may be behind it still */

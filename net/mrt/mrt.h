@@ -93,6 +93,7 @@ static inline void mrt_nscc_params(const u32 *v, struct nscc_params *p)
 	EM(MRT_S_NACK_NO_RESOURCE, nack_no_resource_rx)			\
 	EM(MRT_S_NACK_STALE, nack_stale_rx)				\
 	EM(MRT_S_RTX_SACK, total_rtx_sack)				\
+	EM(MRT_S_SACK_LOSSES, sack_losses)				\
 	EM(MRT_S_RTX_TRIM, rtx_trim)					\
 	EM(MRT_S_RTX_RTO, rtx_rto)					\
 	EM(MRT_S_RTO_EVENTS, total_rto_events)				\
@@ -124,6 +125,10 @@ static inline void mrt_nscc_params(const u32 *v, struct nscc_params *p)
 	EM(MRT_S_PDCS_OPENED, pdcs_opened)				\
 	EM(MRT_S_PDCS_CLOSED, pdcs_closed)				\
 	EM(MRT_S_ROUTE_ERRORS, route_errors)				\
+	EM(MRT_S_TRIM_UNSEEN, trimming_no_trims)			\
+	EM(MRT_S_LINK_FALLBACK, link_speed_fallbacks)			\
+	EM(MRT_S_MARKED_SENT, m_marked_pkts_sent)			\
+	EM(MRT_S_MARKED_RCVD, m_marked_pkts_rcvd)			\
 	EM(MRT_S_ALLOC_FAIL, alloc_failures)				\
 	EM(MRT_S_ACK_UNSENT, ack_unsent_psns)				\
 	EM(MRT_S_BAD_REASSEMBLY, bad_reassembly)			\
@@ -194,9 +199,34 @@ static inline void mrt_addr_set_v4(struct mrt_addr *x, __be32 v4)
 u32 mrt_hash(const void *data, size_t len);
 void mrt_hash_init(void);
 
+/* The pages' transport-stats records of the netns (main.c's "records"
+ * counters): RTT samples since the netns began and in the last whole
+ * period (MRT_REC_PERIOD_NS, the "ivl_" forms), Quick Adapt firings and
+ * fast-increase steps per period.  Per cpu, written with BHs off; a
+ * period's accumulators roll over lazily, at the cpu's first sample of
+ * a new period, and a reader takes each cpu's last whole period as the
+ * cpu's period number says.
+ */
+#define MRT_REC_PERIOD_NS	NSEC_PER_SEC
+
+struct mrt_rec_acc {
+	u64 n, sum, min, max;		/* RTT samples, ns */
+};
+
+struct mrt_rec_cpu {
+	u64 period;			/* the current period: ns / period */
+	struct mrt_rec_acc total, cur, last;
+	u64 qa_cur, qa_last, fi_cur, fi_last;
+};
+
 struct mrt_net {
 	struct net *net;
 	struct fabric_net *fn;
+	struct mrt_rec_cpu __percpu *rec;
+	/* the lowest base RTT any window has reached, once a sample came
+	 * (the MRC page's base_rtt_ns); 0 before
+	 */
+	atomic64_t rec_base_rtt;
 	/* The UDP tunnel sockets, open for the netns's life (udp.c's
 	 * mrt_tunnel_init()); a change of udp_port takes effect with the
 	 * first mrt socket after the netns had none.
@@ -240,11 +270,17 @@ struct mrt_net {
 	siphash_key_t cookie_key;	/* the secret of SYN cookies */
 };
 
-/* A source address with receiving PDCs: how many (max_rx_pdcs_per_addr). */
+/* A source address with receiving PDCs: how many (max_rx_pdcs_per_addr),
+ * and the grouped destination of that address if there is one: the
+ * pages' group "lives while any QP to or from the destination is open",
+ * so these PDCs hold its window as sending PDCs do.
+ */
 struct mrt_src {
 	struct hlist_node node;		/* mrt_net.srcs */
 	struct mrt_addr addr;
 	u32 n;
+	struct mrt_dest *dest;		/* a reference, or NULL */
+	struct rcu_head rcu;
 };
 
 struct mrt_net *mrt_net(const struct net *net);
@@ -319,7 +355,12 @@ struct mrt_sock {
 	unsigned int nheld;		/* ordered: complete, not yet due */
 	struct list_head partial;	/* messages being reassembled, oldest first */
 	atomic_t npdcs[2];		/* its PDCs by role (max_pdcs_per_sock) */
-	struct mrt_dest *info_dest;	/* for MRT_INFO: the last one sent to */
+	/* MRT_INFO: the peer last sent to, whose window it reports while a
+	 * PDC to it is open
+	 */
+	struct mrt_addr info_peer;
+	u16 info_ep;
+	bool info_set;
 	/* Reports (struct mrt_tmsg) for which softirq found no memory:
 	 * report_work queues them, in order, with GFP_KERNEL.  Each stays
 	 * on the list until it is queued, so that a newer report never
@@ -355,6 +396,7 @@ struct mrt_dest {
 	u32 nominal;			/* a full packet's nominal bytes */
 	u32 srtt_us;			/* the last PDC's smoothed RTT */
 	u8 pen;				/* the last receiver penalty seen */
+	unsigned long flags;		/* MRT_DEST_* bits */
 	u64 qa_seen;			/* cc.st.qa_count, fi_count counted */
 	u64 fi_seen;
 	struct list_head waiters;	/* PDCs waiting for the window, or for
@@ -368,7 +410,12 @@ struct mrt_dest {
 	struct rcu_head rcu;
 };
 
-/* A message being sent, until every packet of it is acknowledged. */
+/* mrt_dest.flags: a trim NACK came from it; the MRC page's validation
+ * warning (trimming on, packets to it lost, no trim NACK) was given.
+ */
+#define MRT_DEST_TRIM_SEEN	0
+#define MRT_DEST_TRIM_WARNED	1
+
 /* What follows an error-queue skb's data (the cookie): its peer. */
 struct mrt_errq_tail {
 	struct mrt_addr peer;
@@ -504,6 +551,7 @@ struct mrt_pdc {
 	u32 ntmsgs;
 	u64 timer_at;			/* the timer's expiry, 0: not armed */
 	bool waiting;			/* on dest->waiters */
+	bool monitor;			/* the UET monitor logs its packets */
 	struct hrtimer timer;
 	struct dst_cache dst;
 
@@ -547,6 +595,15 @@ struct mrt_xmit_cb {
 
 /* Sends every skb of q; BH off, under RCU. */
 void mrt_xmit_queue(struct mrt_net *mn, struct sk_buff_head *q);
+/* main.c: the records (struct mrt_rec_cpu), BHs off. */
+void mrt_rec_rtt(struct mrt_net *mn, u64 now, u64 rtt_ns, u64 base_rtt_ns);
+void mrt_rec_steps(struct mrt_net *mn, u64 now, u64 qa, u64 fi);
+
+/* Process context: the speed (Mbit/s) of the device the route to "to"
+ * leaves by, as its driver reports it; 0 if unknown (no route, a device
+ * that reports none).
+ */
+u32 mrt_route_mbps(struct mrt_net *mn, u8 family, const struct mrt_addr *to);
 struct sk_buff *mrt_alloc_ctl(unsigned int hlen);
 
 /* pdc.c */

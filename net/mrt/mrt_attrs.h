@@ -73,6 +73,10 @@ MRT_ATTR(ev_policy, EV_POLICY, 0, 0, 1, "",
 MRT_ATTR(ev_bad_losses, U32, 4, 0, 255, "losses",
 	 "Losses in a row on one EV that make it ASSUMED_BAD (an RTO on it always does); 0: never")
 MRT_ATTR(trigger_logging_on_rtt_enable, BOOL, 0, 0, 1, "",
-	 "1: the mrt:mrt_rtt_log tracepoint fires for each RTT sample at or above the threshold")
+	 "1: a PDC's packets are logged (mrt:mrt_rtt_log) once an RTT on it reaches the threshold")
 MRT_ATTR(trigger_logging_on_rtt_threshold_ns, U32, 100000, 0, 1000000000, "ns",
-	 "RTT (ns) at or above which trigger_logging_on_rtt_enable logs a sample")
+	 "RTT (ns) at which trigger_logging_on_rtt_enable starts logging a PDC's packets")
+MRT_ATTR(trigger_logging_on_cwind_pen_enable, BOOL, 0, 0, 1, "",
+	 "1: a PDC's packets are logged (mrt:mrt_rtt_log) once a receiver penalty reaches it")
+MRT_ATTR(trigger_logging_on_cwind_pen_threshold, U32, 1, 0, 127, "penalty",
+	 "Receiver penalty (0..127) at which trigger_logging_on_cwind_pen_enable starts logging")

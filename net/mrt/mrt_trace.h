@@ -261,23 +261,31 @@ TRACE_EVENT(mrt_nscc_update,
 		      __entry->rate_mbps)
 );
 
-/* The spec's monitor: an RTT sample at or above the threshold. */
+/* The UET page's monitor: once an RTT on a PDC reaches
+ * trigger_logging_on_rtt_threshold_ns, or a receiver penalty
+ * trigger_logging_on_cwind_pen_threshold, a row for each of the PDC's
+ * packets: a data packet sent (ack 0, its PSN, no RTT) and an ACK received
+ * (ack 1, the PSN it answers, its RTT sample or 0), with the window and
+ * the last receiver penalty.
+ */
 TRACE_EVENT(mrt_rtt_log,
-	    TP_PROTO(const struct mrt_pdc *pdc, u32 psn, u64 rtt_ns, u64 cwnd,
-		     u8 pen),
-	    TP_ARGS(pdc, psn, rtt_ns, cwnd, pen),
+	    TP_PROTO(const struct mrt_pdc *pdc, bool ack, u32 psn, u64 rtt_ns,
+		     u64 cwnd, u8 pen),
+	    TP_ARGS(pdc, ack, psn, rtt_ns, cwnd, pen),
 	    TP_STRUCT__entry(__field(u16, lid)
+			     __field(u8, ack)
 			     __field(u32, psn)
 			     __field(u64, rtt_ns)
 			     __field(u64, cwnd)
 			     __field(u8, pen)),
 	    TP_fast_assign(__entry->lid = pdc->lid;
+			   __entry->ack = ack;
 			   __entry->psn = psn;
 			   __entry->rtt_ns = rtt_ns;
 			   __entry->cwnd = cwnd;
 			   __entry->pen = pen),
-	    TP_printk("lid=%u psn=%u rtt_ns=%llu cwnd=%llu rcv_cwnd_pen=%u",
-		      __entry->lid, __entry->psn, __entry->rtt_ns,
+	    TP_printk("lid=%u ack=%u psn=%u rtt_ns=%llu cwnd=%llu rcv_cwnd_pen=%u",
+		      __entry->lid, __entry->ack, __entry->psn, __entry->rtt_ns,
 		      __entry->cwnd, __entry->pen)
 );
 

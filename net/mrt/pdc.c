@@ -83,6 +83,31 @@ static struct mrt_dest *mrt_dest_hold(struct hlist_head *h,
 	return NULL;
 }
 
+static u32 mrt_src_hash(const struct mrt_addr *a)
+{
+	return mrt_hash(&a->a, sizeof(a->a)) >> (32 - MRT_SRC_BITS);
+}
+
+/* A new grouped destination d (the netns's EV set): receiving PDCs open
+ * from its address hold it too, from now on.
+ */
+static void mrt_src_attach(struct mrt_net *mn, struct mrt_dest *d)
+{
+	struct mrt_src *src;
+
+	spin_lock_bh(&mn->src_lock);
+	hlist_for_each_entry(src, &mn->srcs[mrt_src_hash(&d->addr)], node) {
+		if (mrt_addr_eq(&src->addr, &d->addr)) {
+			if (!src->dest) {
+				refcount_inc(&d->ref);
+				WRITE_ONCE(src->dest, d);
+			}
+			break;
+		}
+	}
+	spin_unlock_bh(&mn->src_lock);
+}
+
 /* The destination for ms's PDCs to a: the netns's EV set, or with ms's
  * MRT_EVS its own.
  */
@@ -134,6 +159,18 @@ static struct mrt_dest *mrt_dest_get(struct mrt_net *mn, struct mrt_sock *ms,
 	spin_lock_init(&d->lock);
 	INIT_LIST_HEAD(&d->waiters);
 	mrt_nscc_params(v, &p);
+	/* data_rate_mbps 0: the egress device's speed, as for TCP */
+	if (!NSCC_P(&p, data_rate_mbps)) {
+		u32 mbps = mrt_route_mbps(mn, family, a);
+
+		if (mbps) {
+			NSCC_P(&p, data_rate_mbps) =
+				min(mbps, nscc_attr_descs[NSCC_ATTR_data_rate_mbps].max);
+		} else {
+			NSCC_P(&p, data_rate_mbps) = FABRIC_LINK_MBPS_FALLBACK;
+			mrt_stat(mn, MRT_S_LINK_FALLBACK, 1);
+		}
+	}
 	d->nominal = mrt_nominal(family, v[MRT_A_mss]);
 	nscc_init(&d->cc, &p, d->nominal, mrt_now());
 	spin_lock_bh(&mn->lock);
@@ -151,6 +188,8 @@ static struct mrt_dest *mrt_dest_get(struct mrt_net *mn, struct mrt_sock *ms,
 	d->evs.note = mrt_ev_note;
 	hlist_add_head_rcu(&d->node, grouped ? h : &mn->solo);
 	spin_unlock_bh(&mn->lock);
+	if (grouped && !own)
+		mrt_src_attach(mn, d);
 	return d;
 }
 
@@ -178,14 +217,15 @@ static void mrt_cc(struct mrt_pdc *pdc, enum nscc_routine r)
 	struct mrt_dest *d = pdc->dest;
 	struct mrt_net *mn = pdc->mn;
 
+	u64 qa = d->cc.st.qa_count - d->qa_seen, fi = d->cc.st.fi_count - d->fi_seen;
+
 	mrt_stat(mn, MRT_S_ROUTINE(r), 1);
-	if (d->cc.st.qa_count != d->qa_seen) {
-		mrt_stat(mn, MRT_S_QA, d->cc.st.qa_count - d->qa_seen);
+	if (qa || fi) {
+		mrt_stat(mn, MRT_S_QA, qa);
+		mrt_stat(mn, MRT_S_FI, fi);
 		d->qa_seen = d->cc.st.qa_count;
-	}
-	if (d->cc.st.fi_count != d->fi_seen) {
-		mrt_stat(mn, MRT_S_FI, d->cc.st.fi_count - d->fi_seen);
 		d->fi_seen = d->cc.st.fi_count;
+		mrt_rec_steps(mn, mrt_now(), qa, fi);
 	}
 	trace_mrt_nscc_update(pdc, &d->cc, r);
 }
@@ -274,8 +314,7 @@ static void mrt_pdc_free_rcu(struct rcu_head *head)
 static struct mrt_src *mrt_src_get(struct mrt_net *mn, const struct mrt_addr *a,
 				   gfp_t gfp)
 {
-	struct hlist_head *h = &mn->srcs[mrt_hash(&a->a, sizeof(a->a)) >>
-					 (32 - MRT_SRC_BITS)];
+	struct hlist_head *h = &mn->srcs[mrt_src_hash(a)];
 	u32 max = mrt_attr(mn, MRT_A_max_rx_pdcs_per_addr);
 	struct mrt_src *src, *fresh;
 
@@ -305,6 +344,37 @@ found:
 	return src;
 }
 
+/* A receiving PDC from src's address opened: it holds the address's
+ * grouped destination (the netns's EV set) if there is one.  Softirq,
+ * under the socket's lock: the lookup is RCU's, not mn->lock's.
+ */
+static void mrt_src_hold_dest(struct mrt_net *mn, struct mrt_src *src)
+{
+	struct mrt_dest *d;
+
+	if (READ_ONCE(src->dest))
+		return;
+	spin_lock_bh(&mn->src_lock);
+	rcu_read_lock();
+	hlist_for_each_entry_rcu(d, &mn->dests[mrt_dest_hash(&src->addr)], node)
+		if (!src->dest && mrt_addr_eq(&d->addr, &src->addr) &&
+		    !d->own_evs && refcount_inc_not_zero(&d->ref)) {
+			WRITE_ONCE(src->dest, d);
+			break;
+		}
+	rcu_read_unlock();
+	spin_unlock_bh(&mn->src_lock);
+}
+
+static void mrt_src_free_rcu(struct rcu_head *head)
+{
+	struct mrt_src *src = container_of(head, struct mrt_src, rcu);
+
+	if (src->dest)
+		mrt_dest_put(src->dest);
+	kfree(src);
+}
+
 static void mrt_src_put(struct mrt_net *mn, struct mrt_src *src)
 {
 	if (!src)
@@ -312,7 +382,10 @@ static void mrt_src_put(struct mrt_net *mn, struct mrt_src *src)
 	spin_lock_bh(&mn->src_lock);
 	if (!--src->n) {
 		hlist_del(&src->node);
-		kfree(src);
+		/* its destination's reference goes after the lock (and the
+		 * socket's, which the caller may hold)
+		 */
+		call_rcu(&src->rcu, mrt_src_free_rcu);
 	}
 	spin_unlock_bh(&mn->src_lock);
 }
@@ -906,13 +979,59 @@ static void mrt_snd_acked(void *ctx, u32 psn)
 		mrt_tmsg_free(pdc, m, 0);
 }
 
+/* What marks mrt's packets in mn now (engine.h's mrt_data_tos()). */
+static void mrt_mark_cfg_of(struct mrt_net *mn, struct mrt_mark_cfg *c)
+{
+	u32 flavour = mrt_attr(mn, MRT_A_NSCC_(flavour));
+
+	c->data_dscp = mrt_attr(mn, MRT_A_data_dscp);
+	c->trimmable_dscp = mrt_attr(mn, MRT_A_trimmable_dscp);
+	c->retransmit_dscp = mrt_attr(mn, MRT_A_retransmit_dscp);
+	c->trimming = mrt_trimming(flavour, mrt_attr(mn, MRT_A_NSCC_(trimming_enabled)));
+	c->distinct_retx = mrt_attr(mn, MRT_A_use_distinct_dscp_for_retransmits);
+	c->uet = flavour == NSCC_FLAVOUR_UET;
+}
+
+static u8 mrt_ctl_tos_of(struct mrt_net *mn)
+{
+	struct mrt_mark_cfg c;
+
+	mrt_mark_cfg_of(mn, &c);
+	return mrt_ctl_tos(&c);
+}
+
+/* The MRC page's validation warning, "when a NIC with TrimmingEnabled
+ * true shares the topology with a switch that does not trim": once per
+ * destination, when trimming is on and a packet to it is presumed lost
+ * before any trim NACK has come from it, a counter and a log line.
+ */
+static void mrt_trim_unseen(struct mrt_pdc *pdc)
+{
+	struct mrt_dest *d = pdc->dest;
+	struct mrt_net *mn = pdc->mn;
+	struct mrt_mark_cfg mc;
+
+	if (test_bit(MRT_DEST_TRIM_SEEN, &d->flags) ||
+	    test_bit(MRT_DEST_TRIM_WARNED, &d->flags))
+		return;
+	mrt_mark_cfg_of(mn, &mc);
+	if (!mc.trimming || test_and_set_bit(MRT_DEST_TRIM_WARNED, &d->flags))
+		return;
+	mrt_stat(mn, MRT_S_TRIM_UNSEEN, 1);
+	if (pdc->family == AF_INET)
+		net_info_ratelimited("mrt: trimming_enabled is on, but packets to %pI4 are lost untrimmed and no trim NACK has come: does the path trim DSCP %u?\n",
+				     &d->addr.a.s6_addr32[3], mc.trimmable_dscp);
+	else
+		net_info_ratelimited("mrt: trimming_enabled is on, but packets to %pI6c are lost untrimmed and no trim NACK has come: does the path trim DSCP %u?\n",
+				     &d->addr.a, mc.trimmable_dscp);
+}
+
 static void mrt_snd_sack_lost(void *ctx, u32 psn)
 {
 	struct mrt_pdc *pdc = ctx;
 
-	pdc->st.rtx_sack++;
-	pdc->ms->st.rtx_sack++;
-	mrt_stat(pdc->mn, MRT_S_RTX_SACK, 1);
+	mrt_stat(pdc->mn, MRT_S_SACK_LOSSES, 1);
+	mrt_trim_unseen(pdc);
 }
 
 /* Under the destination's lock: wait on it for the window or an allow. */
@@ -937,21 +1056,41 @@ static void mrt_snd_ack_seen(void *ctx, const struct mrt_pkt *p,
 	struct mrt_pdc *pdc = ctx;
 	struct mrt_net *mn = pdc->mn;
 
+	u8 pen = p->ack.rcv_cwnd_pen;
+
 	trace_mrt_ack(pdc, &p->ack, p->flags, res->newly_rcvd, res->rtt_ns);
-	if (res->rtt_ns != NSCC_NO_RTT &&
-	    mrt_attr(mn, MRT_A_trigger_logging_on_rtt_enable) &&
-	    res->rtt_ns >= mrt_attr(mn, MRT_A_trigger_logging_on_rtt_threshold_ns))
-		trace_mrt_rtt_log(pdc, p->ack.ack_psn, res->rtt_ns,
-				  pdc->dest->cc.cwnd, p->ack.rcv_cwnd_pen);
+	/* the UET page's monitor: from the first RTT or penalty at its
+	 * threshold on, every packet of the PDC
+	 */
+	if (!pdc->monitor &&
+	    ((res->rtt_ns != NSCC_NO_RTT &&
+	      mrt_attr(mn, MRT_A_trigger_logging_on_rtt_enable) &&
+	      res->rtt_ns >= mrt_attr(mn, MRT_A_trigger_logging_on_rtt_threshold_ns)) ||
+	     (mrt_attr(mn, MRT_A_trigger_logging_on_cwind_pen_enable) &&
+	      pen >= mrt_attr(mn, MRT_A_trigger_logging_on_cwind_pen_threshold))))
+		pdc->monitor = true;
+	if (pdc->monitor)
+		trace_mrt_rtt_log(pdc, true, p->ack.ack_psn,
+				  res->rtt_ns == NSCC_NO_RTT ? 0 : res->rtt_ns,
+				  READ_ONCE(pdc->dest->cc.cwnd), pen);
 }
 
-/* Under the destination's lock, with NSCC's answer to the ACK. */
-static void mrt_snd_ack_locked(void *ctx, const struct mrt_pkt *p)
+/* Under the destination's lock, with NSCC's answer to the ACK: the
+ * records (an RTT sample NSCC took; an ECN echo with one).
+ */
+static void mrt_snd_ack_locked(void *ctx, const struct mrt_pkt *p,
+			       const struct mrt_snd_ack_res *res)
 {
 	struct mrt_pdc *pdc = ctx;
+	struct mrt_dest *d = pdc->dest;
 
-	pdc->dest->srtt_us = pdc->snd.rto.srtt8 / 8;
-	pdc->dest->pen = p->ack.rcv_cwnd_pen;
+	d->srtt_us = pdc->snd.rto.srtt8 / 8;
+	d->pen = p->ack.rcv_cwnd_pen;
+	if (res->cc_rtt_ns == NSCC_NO_RTT)
+		return;
+	mrt_rec_rtt(pdc->mn, mrt_now(), res->cc_rtt_ns, d->cc.base_rtt);
+	if (res->ecn)
+		mrt_stat(pdc->mn, MRT_S_MARKED_RCVD, 1);
 }
 
 static void mrt_snd_timed_out(void *ctx, unsigned int expired, u32 rto_us)
@@ -960,17 +1099,29 @@ static void mrt_snd_timed_out(void *ctx, unsigned int expired, u32 rto_us)
 	struct mrt_sock *ms = pdc->ms;
 
 	trace_mrt_rto(pdc, expired, rto_us);
-	pdc->st.rto_events++;
+	pdc->st.rto_events += expired;
 	pdc->st.rtx_rto += expired;
-	ms->st.rto_events++;
+	ms->st.rto_events += expired;
 	ms->st.rtx_rto += expired;
-	mrt_stat(pdc->mn, MRT_S_RTO_EVENTS, 1);
+	/* the pages' total_rto_events: timer expiries, one per packet */
+	mrt_stat(pdc->mn, MRT_S_RTO_EVENTS, expired);
 	mrt_stat(pdc->mn, MRT_S_RTX_RTO, expired);
+	mrt_trim_unseen(pdc);
 }
 
 static void mrt_snd_resent(void *ctx, u32 psn, u8 cause, u8 tx_count)
 {
-	trace_mrt_retransmit((struct mrt_pdc *)ctx, psn, cause, tx_count);
+	struct mrt_pdc *pdc = ctx;
+
+	trace_mrt_retransmit(pdc, psn, cause, tx_count);
+	/* the pages' total_rtx_sack: retransmissions of packets presumed
+	 * lost from SACK gaps
+	 */
+	if (cause == MRT_RTX_SACK) {
+		pdc->st.rtx_sack++;
+		pdc->ms->st.rtx_sack++;
+		mrt_stat(pdc->mn, MRT_S_RTX_SACK, 1);
+	}
 }
 
 static const struct mrt_snd_ops mrt_snd_ops = {
@@ -1000,27 +1151,6 @@ static void mrt_pdc_arm(struct mrt_pdc *pdc, u64 at)
 		return;
 	pdc->timer_at = at;
 	hrtimer_start(&pdc->timer, ns_to_ktime(at), HRTIMER_MODE_ABS_SOFT);
-}
-
-/* What marks mrt's packets in mn now (engine.h's mrt_data_tos()). */
-static void mrt_mark_cfg_of(struct mrt_net *mn, struct mrt_mark_cfg *c)
-{
-	u32 flavour = mrt_attr(mn, MRT_A_NSCC_(flavour));
-
-	c->data_dscp = mrt_attr(mn, MRT_A_data_dscp);
-	c->trimmable_dscp = mrt_attr(mn, MRT_A_trimmable_dscp);
-	c->retransmit_dscp = mrt_attr(mn, MRT_A_retransmit_dscp);
-	c->trimming = mrt_trimming(flavour, mrt_attr(mn, MRT_A_NSCC_(trimming_enabled)));
-	c->distinct_retx = mrt_attr(mn, MRT_A_use_distinct_dscp_for_retransmits);
-	c->uet = flavour == NSCC_FLAVOUR_UET;
-}
-
-static u8 mrt_ctl_tos_of(struct mrt_net *mn)
-{
-	struct mrt_mark_cfg c;
-
-	mrt_mark_cfg_of(mn, &c);
-	return mrt_ctl_tos(&c);
 }
 
 /* A copy of the payload skb with the DATA header, ready for out. */
@@ -1084,6 +1214,9 @@ static struct sk_buff *mrt_data_build(struct mrt_pdc *pdc, struct sk_buff *paylo
 
 	mrt_build(skb_push(skb, MRT_DATA_HDR_LEN), &p);
 	trace_mrt_tx(pdc, tx->psn, payload->len, p.flags);
+	if (pdc->monitor)
+		trace_mrt_rtt_log(pdc, false, tx->psn, 0,
+				  READ_ONCE(pdc->dest->cc.cwnd), pdc->dest->pen);
 	cb = MRT_XMIT_CB(skb);
 	memset(cb, 0, sizeof(*cb));
 	cb->pdc = pdc;
@@ -1356,6 +1489,8 @@ static void mrt_rcv_nack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 		return;
 	case MRT_SND_NACK_RETX:
 		pdc->last_ns = now;
+		if (!test_bit(MRT_DEST_TRIM_SEEN, &pdc->dest->flags))
+			set_bit(MRT_DEST_TRIM_SEEN, &pdc->dest->flags);
 		mrt_stat(mn, nk->nack_code == MRT_NACK_TRIMMED ?
 			 MRT_S_NACK_TRIMMED : MRT_S_NACK_TRIMMED_LASTHOP, 1);
 		pdc->st.trims++;
@@ -1505,6 +1640,8 @@ static void mrt_send_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p, bool ce,
 	struct sk_buff *skb;
 	u8 pen = mrt_rcv_pen(pdc);
 
+	if (ce)
+		mrt_stat(mn, MRT_S_MARKED_SENT, 1);
 	mrt_rx_ack_fill(&pdc->rx, p, ce, pen,
 			mrt_attr(mn, MRT_A_NSCC_(restore_cwind_enable)),
 			since ? mrt_now() - since : 0, &a);
@@ -1956,6 +2093,7 @@ static struct mrt_pdc *mrt_pdc_rx_new(struct mrt_sock *ms, struct mrt_pkt *p,
 		return NULL;
 	}
 	pdc->src = sc;
+	mrt_src_hold_dest(mn, sc);
 	pdc->rid = p->spdcid;
 	pdc->rkey = p->skey;
 	pdc->peer = *src;

@@ -145,25 +145,35 @@ static const struct seq_operations mrt_pdcs_ops = {
 	.show	= mrt_pdcs_show,
 };
 
+static void mrt_dests_list(struct seq_file *seq, struct hlist_head *h)
+{
+	struct mrt_dest *d;
+
+	hlist_for_each_entry_rcu(d, h, node) {
+		spin_lock_bh(&d->lock);
+		seq_printf(seq, "%pI6c %u %llu %llu %lld %llu %llu %u %u %llu %llu %u %u\n",
+			   &d->addr.a, refcount_read(&d->ref), d->cc.cwnd,
+			   d->cc.max_wnd, d->cc.inflight, d->cc.base_rtt,
+			   nscc_avg_delay(&d->cc), d->srtt_us, d->pen,
+			   d->cc.st.qa_count, d->cc.st.fi_count, d->grouped,
+			   d->cc.cfg.rate_mbps);
+		spin_unlock_bh(&d->lock);
+	}
+}
+
+/* Every destination: the grouped ones (one window per address), then the
+ * ungrouped (qp_groups_enabled 0: one per PDC, or a socket's own EVs).
+ */
 static int mrt_dests_show(struct seq_file *seq, void *v)
 {
 	struct mrt_net *mn = mrt_net(seq_file_single_net(seq));
-	struct mrt_dest *d;
 	unsigned int i;
 
-	seq_puts(seq, "addr refs cwnd_bytes max_cwnd_bytes inflight_bytes base_rtt_ns avg_delay_ns srtt_us rcv_cwnd_pen qa_count fi_count\n");
+	seq_puts(seq, "addr refs cwnd_bytes max_cwnd_bytes inflight_bytes base_rtt_ns avg_delay_ns srtt_us rcv_cwnd_pen qa_count fi_count grouped data_rate_mbps\n");
 	rcu_read_lock();
-	for (i = 0; i < ARRAY_SIZE(mn->dests); i++) {
-		hlist_for_each_entry_rcu(d, &mn->dests[i], node) {
-			spin_lock_bh(&d->lock);
-			seq_printf(seq, "%pI6c %u %llu %llu %lld %llu %llu %u %u %llu %llu\n",
-				   &d->addr.a, refcount_read(&d->ref), d->cc.cwnd,
-				   d->cc.max_wnd, d->cc.inflight, d->cc.base_rtt,
-				   nscc_avg_delay(&d->cc), d->srtt_us, d->pen,
-				   d->cc.st.qa_count, d->cc.st.fi_count);
-			spin_unlock_bh(&d->lock);
-		}
-	}
+	for (i = 0; i < ARRAY_SIZE(mn->dests); i++)
+		mrt_dests_list(seq, &mn->dests[i]);
+	mrt_dests_list(seq, &mn->solo);
 	rcu_read_unlock();
 	return 0;
 }

@@ -333,7 +333,6 @@ static int mrt_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	u64 need;
 	struct sk_buff_head q, out;
 	struct mrt_pdc *pdc, *fresh;
-	struct mrt_dest *old;
 	struct mrt_tmsg *m = NULL;
 	struct mrt_addr peer;
 	struct sk_buff *skb;
@@ -453,12 +452,9 @@ static int mrt_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	ms->st.msgs_sent++;
 	mrt_stat(mn, MRT_S_MSGS_OUT, 1);
 	mrt_pdc_push(pdc, &out);
-	old = NULL;
-	if (ms->info_dest != pdc->dest) {
-		old = ms->info_dest;
-		refcount_inc(&pdc->dest->ref);
-		ms->info_dest = pdc->dest;
-	}
+	ms->info_peer = pdc->peer;
+	ms->info_ep = pdc->peer_ep;
+	ms->info_set = true;
 	/* The packets name the PDC: it lives until they are sent. */
 	rcu_read_lock();
 	spin_unlock_bh(&ms->lock);
@@ -466,8 +462,6 @@ static int mrt_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	mrt_xmit_queue(mn, &out);
 	local_bh_enable();
 	rcu_read_unlock();
-	if (old)
-		mrt_dest_put(old);
 	return len;
 
 fail:
@@ -700,7 +694,12 @@ static void mrt_get_info(struct mrt_sock *ms, struct mrt_info *info)
 	info->mrti_rmem_bytes = atomic_read(&ms->inet.sk.sk_rmem_alloc);
 	info->mrti_wmem_bytes = sk_wmem_alloc_get(&ms->inet.sk);
 	info->mrti_rxq_msgs = ms->rxq_len;
-	d = ms->info_dest;
+	/* the window of the peer last sent to, while a PDC to it is open:
+	 * with none, its group and window are gone (the pages' group lives
+	 * while a PDC to or from it is open)
+	 */
+	pdc = ms->info_set ? mrt_pdc_tx_find(ms, &ms->info_peer, ms->info_ep) : NULL;
+	d = pdc ? pdc->dest : NULL;
 	if (d) {
 		spin_lock(&d->lock);
 		info->mrti_cwnd_bytes = d->cc.cwnd;
@@ -765,7 +764,6 @@ static int mrt_release(struct socket *sock)
 	struct sock *sk = sock->sk;
 	struct mrt_sock *ms;
 	struct mrt_rmsg *m, *n;
-	struct mrt_dest *d;
 	LIST_HEAD(rxq);
 
 	if (!sk)
@@ -781,15 +779,11 @@ static int mrt_release(struct socket *sock)
 	spin_lock_bh(&ms->lock);
 	list_splice_init(&ms->rxq, &rxq);
 	WRITE_ONCE(ms->rxq_len, 0);
-	d = ms->info_dest;
-	ms->info_dest = NULL;
 	spin_unlock_bh(&ms->lock);
 	list_for_each_entry_safe(m, n, &rxq, node) {
 		__skb_queue_purge(&m->frags);
 		kfree(m);
 	}
-	if (d)
-		mrt_dest_put(d);
 
 	sock_orphan(sk);
 	sock->sk = NULL;

@@ -284,6 +284,44 @@ static int mrt_xmit6(struct mrt_net *mn, struct sk_buff *skb)
 				    mn->port, false);
 }
 
+u32 mrt_route_mbps(struct mrt_net *mn, u8 family, const struct mrt_addr *to)
+{
+	struct dst_entry *dst;
+	u32 mbps = 0;
+
+	if (family == AF_INET) {
+		struct flowi4 fl4 = {
+			.flowi4_proto = IPPROTO_UDP,
+			.daddr = to->a.s6_addr32[3],
+			.fl4_dport = mn->port,
+		};
+		struct rtable *rt = ip_route_output_key(mn->net, &fl4);
+
+		if (IS_ERR(rt))
+			return 0;
+		dst = &rt->dst;
+	} else {
+		struct flowi6 fl6 = {
+			.flowi6_proto = IPPROTO_UDP,
+			.daddr = to->a,
+			.fl6_dport = mn->port,
+		};
+		struct socket *tun = READ_ONCE(mn->tun6);
+
+		if (!tun)
+			return 0;
+		dst = ipv6_stub->ipv6_dst_lookup_flow(mn->net, tun->sk, &fl6, NULL);
+		if (IS_ERR(dst))
+			return 0;
+	}
+	rcu_read_lock();
+	if (dst->dev)
+		mbps = fabric_link_mbps(dst->dev);
+	rcu_read_unlock();
+	dst_release(dst);
+	return mbps;
+}
+
 void mrt_xmit_queue(struct mrt_net *mn, struct sk_buff_head *q)
 {
 	struct sk_buff *skb;

@@ -1147,7 +1147,8 @@ static void eng_ack_seen(void *ctx, const struct mrt_pkt *p,
 	eng.seen_cc = eng.cc_calls;
 }
 
-static void eng_ack_locked(void *ctx, const struct mrt_pkt *p)
+static void eng_ack_locked(void *ctx, const struct mrt_pkt *p,
+			   const struct mrt_snd_ack_res *res)
 {
 	if (!eng.locked)
 		abort();
@@ -1282,13 +1283,14 @@ static void t_engine(void)
 	       eng.nacked == 1 && eng.acked[0] == 0xfffffffe && res.newly &&
 	       res.rtt_ns == 10000 && snd.rto.srtt8 && cc.inflight == 3 * bytes,
 	       "ACK of the first: acknowledged, a 10 us RTT sample, its bytes out of flight");
-	tap_ok(cc.st.rtt_samples == 0,
-	       "the SYN packet's RTT feeds the RTO but not NSCC");
+	tap_ok(cc.st.rtt_samples == 0 && res.cc_rtt_ns == NSCC_NO_RTT,
+	       "the SYN packet's RTT feeds the RTO but not NSCC (nor the records)");
 	mrt_rx_accept(&rx, 0, bytes);
 	now += 10000;
 	a = eng_ack_of(&rx, 0, mrt_ev_port(&evs, tx[2].ev), false);
 	tap_ok(!mrt_snd_ack(&snd, &d, &a, now, &cfg, &eng_ops, NULL, &res) &&
 	       eng.nacked == 2 && eng.acked[1] == 0 && res.rtt_ns == 20000 &&
+	       res.cc_rtt_ns == 20000 &&
 	       cc.st.rtt_samples == 1 && snd.tx.una == 0xffffffff && !eng.sack_lost,
 	       "SACK of PSN 0 over the hole: acknowledged, no loss yet (gap 2)");
 

@@ -36,12 +36,18 @@
 #include <uapi/linux/fabric.h>
 
 struct ctl_table_header;
+struct fabric_net;
 
-/* A run of counters named prefix + names[i]: "routine_" + "md". */
+/* A run of counters named prefix + names[i]: "routine_" + "md".  With
+ * read set, the run's values are not per-cpu counters but what read()
+ * says of each (a gauge, a minimum, a mean over an interval), shown in
+ * the same places (/proc/net/<name>_stat, FABRIC_CMD_STATS_GET).
+ */
 struct fabric_stat_group {
 	const char *prefix;
 	const char * const *names;
 	unsigned int count;
+	u64 (*read)(const struct fabric_net *fn, unsigned int i);
 };
 
 struct fabric_module {
@@ -125,6 +131,10 @@ static inline void fabric_net_stat_add(struct fabric_net *fn, unsigned int i,
 }
 
 u64 fabric_net_stat_sum(const struct fabric_net *fn, unsigned int i);
+/* Counter i (of all groups) of fn, the sg's i-th (sg its group). */
+u64 fabric_net_stat_value(const struct fabric_net *fn,
+			  const struct fabric_stat_group *sg, unsigned int i,
+			  unsigned int k);
 
 struct seq_file;
 /* One "name value" line per counter, as /proc/net/<name>_stat shows them. */
