@@ -72,7 +72,7 @@ SIM_COBJS   := sim/cores.o sim/mrtsim.o sim/nscc_core.o sim/dcqcn_core.o sim/swi
 	       sim/mrt_engine.o sim/mrt_psn.o sim/mrt_ev.o sim/mrt_wire.o
 # The NSCC core's entry points, at link time, go through sim/mrtsim.c
 # (each destination's core on its own clock, a traced one written out).
-SIM_WRAP    := $(foreach f,ack cack trim nack loss send,-Wl,--wrap=nscc_on_$(f))
+SIM_WRAP    := $(foreach f,ack cack trim nack loss send probe_rtt,-Wl,--wrap=nscc_on_$(f))
 CXX         ?= g++
 SIM_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Wno-unused-parameter
 # Debian's .pc files carry a stray "-I/usr\;".

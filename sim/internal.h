@@ -31,5 +31,7 @@ enum nscc_routine __wrap_nscc_on_trim(struct nscc *n, u64 now, u64 bytes, u64 rt
 enum nscc_routine __wrap_nscc_on_nack(struct nscc *n, u64 now, u64 bytes, u64 rtt);
 enum nscc_routine __wrap_nscc_on_loss(struct nscc *n, u64 bytes);
 enum nscc_routine __wrap_nscc_on_send(struct nscc *n, u64 bytes);
+void __real_nscc_on_probe_rtt(struct nscc *n, u64 rtt_ns);
+void __wrap_nscc_on_probe_rtt(struct nscc *n, u64 rtt_ns);
 
 #endif /* FABSIM_INTERNAL_H */

@@ -273,6 +273,21 @@ enum nscc_routine __wrap_nscc_on_nack(struct nscc *n, u64 now, u64 bytes, u64 rt
 	return nack_ev(n, "nack", now, bytes, rtt, __real_nscc_on_nack);
 }
 
+/* A probe's answer: "probe bytes=0 rtt=", at the time of the last event */
+void __wrap_nscc_on_probe_rtt(struct nscc *n, u64 rtt_ns)
+{
+	struct sim_mrt_dest *d = dest_of(n);
+	u64 t = rel(d, sim_now);
+
+	__real_nscc_on_probe_rtt(n, rtt_ns);
+	if (d && d->trace) {
+		fprintf(d->trace, "%llu probe bytes=0", (unsigned long long)t);
+		rtt_kv(d->trace, rtt_ns);
+		fprintf(d->trace, "\n");
+		ccr_row_nscc(d->rows, t, "probe", n);
+	}
+}
+
 struct sim_mrt_dest *sim_mrt_dest_new(struct sim_mrt_net *net, uint32_t seed,
 				      uint64_t now, FILE *trace, FILE *rows)
 {
@@ -533,7 +548,7 @@ static void snd_probe(struct sim_mrt_snd *s, u64 now, sim_mrt_emit_fn emit,
 		p.ev = mrt_ev_port(evs, ev);
 		p.ctrl.ctl_type = MRT_CTRL_PROBE;
 		p.ctrl.opaque = ev;
-		p.ctrl.psn = s->snd.tx.nxt;
+		p.ctrl.psn = (u32)now;	/* pdc.c's: the send time */
 		mrt_build(hdr, &p);
 		s->st.probes++;
 		emit(ctx, hdr, MRT_CTRL_HDR_LEN, 0, p.ev, ctl_tos(s->net));
@@ -719,6 +734,8 @@ void sim_mrt_snd_rx(struct sim_mrt_snd *s, const uint8_t *hdr,
 		if (p.ctrl.ctl_type == MRT_CTRL_PROBE_ACK && ev >= 0 &&
 		    ev == p.ctrl.opaque) {
 			mrt_ev_probe_ack(&s->d->evs, ev);
+			/* pdc.c's: the answer's RTT for the base RTT */
+			nscc_on_probe_rtt(&s->d->cc, (u32)((u32)now - p.ctrl.psn));
 			push = true;
 		}
 		break;

@@ -1277,7 +1277,8 @@ static void mrt_pdc_probe(struct mrt_pdc *pdc, u64 now, struct sk_buff_head *out
 		p.ev = mrt_ev_port(&d->evs, ev);
 		p.ctrl.ctl_type = MRT_CTRL_PROBE;
 		p.ctrl.opaque = ev;
-		p.ctrl.psn = pdc->snd.tx.nxt;
+		/* the send time, which the answer echoes: its RTT */
+		p.ctrl.psn = (u32)now;
 		mrt_build(skb_put(skb, MRT_CTRL_HDR_LEN), &p);
 		mrt_ctl_addr(skb, pdc, &pdc->local, &pdc->peer, pdc->family, p.ev,
 			     mrt_ctl_tos_of(mn));
@@ -2349,8 +2350,13 @@ static void mrt_rcv_ctrl(struct mrt_net *mn, struct sk_buff *skb,
 	d = pdc->dest;
 	spin_lock(&d->lock);
 	ev = mrt_ev_index(&d->evs, p->ev);
-	if (ev >= 0 && ev == p->ctrl.opaque)
+	if (ev >= 0 && ev == p->ctrl.opaque) {
 		mrt_ev_probe_ack(&d->evs, ev);
+		/* the MRC page: probe answers are RTT samples for the base
+		 * RTT (the probe's send time, echoed, at most 4 s ago)
+		 */
+		nscc_on_probe_rtt(&d->cc, (u32)((u32)mrt_now() - p->ctrl.psn));
+	}
 	spin_unlock(&d->lock);
 	mrt_pdc_push(pdc, out);
 	spin_unlock(&ms->lock);

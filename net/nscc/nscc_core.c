@@ -344,6 +344,41 @@ static bool nscc_update_base_rtt(struct nscc *n, u64 rtt)
 	return true;
 }
 
+/* mrc: a base RTT a probe lowered reaches the max window at the next
+ * sample (a SACK's or NACK's).  Returns true if the max window changed.
+ */
+static bool nscc_max_follow(struct nscc *n)
+{
+	if (!n->max_stale)
+		return false;
+	n->max_stale = false;
+	if (n->cfg.override_max)
+		return false;
+	n->max_wnd = nscc_wnd_of_rtt(n, n->base_rtt);
+	return true;
+}
+
+void nscc_on_probe_rtt(struct nscc *n, u64 rtt_ns)
+{
+	rtt_ns = min_t(u64, rtt_ns, NSCC_MAX_RTT_NS);
+	if (!n->cfg.enable || n->cfg.auto_base) {
+		/* disabled: the base RTT still follows; auto: as a sample */
+		if (nscc_update_base_rtt(n, rtt_ns))
+			nscc_bounds(n);
+		return;
+	}
+	if (nscc_uet(n)) {
+		if (nscc_update_base_rtt(n, rtt_ns))
+			n->cwnd = min_t(u64, n->cwnd, n->max_wnd);
+		return;
+	}
+	if (rtt_ns >= n->base_rtt)
+		return;
+	n->base_rtt = rtt_ns;
+	n->delay_ref = rtt_ns;
+	n->max_stale = true;
+}
+
 /* avg += DelayAlpha x (d - avg), in Q16 ns */
 static void nscc_update_delay(struct nscc *n, u64 d)
 {
@@ -534,7 +569,7 @@ enum nscc_routine nscc_on_ack(struct nscc *n, u64 now,
 	}
 	rtt = a->rtt_ns > a->service_ns ? a->rtt_ns - a->service_ns : 0;
 	n->st.rtt_samples++;
-	if (nscc_update_base_rtt(n, rtt))
+	if (nscc_update_base_rtt(n, rtt) || nscc_max_follow(n))
 		n->cwnd = min_t(u64, n->cwnd, n->max_wnd);
 	d = rtt > n->delay_ref ? rtt - n->delay_ref : 0;
 	d = min_t(u64, d, NSCC_DELAY_CAP);
@@ -572,7 +607,9 @@ enum nscc_routine nscc_on_cack(struct nscc *n, u64 bytes)
 /* Offer a NACK's sample (no service time) to the base RTT. */
 static void nscc_nack_rtt(struct nscc *n, u64 rtt_ns)
 {
-	if (rtt_ns == NSCC_NO_RTT || !nscc_update_base_rtt(n, rtt_ns))
+	if (rtt_ns == NSCC_NO_RTT)
+		return;
+	if (!nscc_update_base_rtt(n, rtt_ns) && !nscc_max_follow(n))
 		return;
 	/* The UET page keeps the window under the max window always. */
 	if (nscc_uet(n))

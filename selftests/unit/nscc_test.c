@@ -1499,6 +1499,44 @@ static void t_auto_off(void)
 	       "auto: a lower 2 s sample still lowers the smoothed base, above 1 s");
 }
 
+/* Reliability probes' answers (nscc_on_probe_rtt()), and the ACK
+ * request rule (nscc_ask_ack()).
+ */
+static void t_probe_rtt(void)
+{
+	struct nscc_ack a = { .bytes = MRC_MTU, .rtt_ns = 7000 };
+	struct nscc_params p;
+	struct nscc n;
+
+	setup(&n, &p, NSCC_FLAVOUR_MRC, MRC_MTU);
+	hold_qa(&n);
+	nscc_on_probe_rtt(&n, 3000);
+	tap_ok(n.base_rtt == 3000 && n.max_wnd == 450000,
+	       "MRC: a probe's RTT lowers the base RTT, the max window stays (450,000)");
+	nscc_on_probe_rtt(&n, 4000);
+	tap_ok(n.base_rtt == 3000, "MRC: the base RTT never rises");
+	nscc_on_ack(&n, 1000, &a);
+	tap_ok(n.base_rtt == 3000 && n.max_wnd == 225000 && n.cwnd <= 225000,
+	       "MRC: the lowered base RTT takes effect on the max window at the next sample (225,000)");
+
+	setup(&n, &p, NSCC_FLAVOUR_UET, UET_MTU);
+	nscc_on_probe_rtt(&n, 3000);
+	tap_ok(n.base_rtt == 4000 && n.max_wnd == 300000 && n.cwnd <= 300000,
+	       "UET: a probe's sample as any other: 3 us lowers the base to 3 + 1 us, the max window at once");
+
+	setup(&n, &p, NSCC_FLAVOUR_MRC, MRC_MTU);
+	n.cwnd = 4094;
+	n.inflight = 0;
+	tap_ok(nscc_ask_ack(&n, 0),
+	       "MRC: a window below 4,095 bytes: every packet asks for a cumulative ACK");
+	n.cwnd = 3 * MRC_MTU;
+	n.inflight = MRC_MTU;
+	tap_ok(!nscc_ask_ack(&n, MRC_MTU),
+	       "MRC: one nominal packet of room left after this one: no ACK request");
+	tap_ok(nscc_ask_ack(&n, MRC_MTU + 1),
+	       "MRC: less than one nominal packet of room: an ACK request");
+}
+
 int main(void)
 {
 	tap_header();
@@ -1538,6 +1576,7 @@ int main(void)
 	t_auto_base();
 	t_auto_raw();
 	t_auto_off();
+	t_probe_rtt();
 
 	return tap_finish();
 }

@@ -57,8 +57,11 @@ static int nscc_event(struct ccr_event *ev, const char **why)
 		*why = "missing bytes=";
 	if (r <= 0)
 		return -EINVAL;
-	/* Only ack, trim and nack take rtt=: the others leave it unused. */
-	if ((!strcmp(e, "ack") || !strcmp(e, "trim") || !strcmp(e, "nack")) &&
+	/* Only ack, trim, nack and probe take rtt=: the others leave it
+	 * unused.
+	 */
+	if ((!strcmp(e, "ack") || !strcmp(e, "trim") || !strcmp(e, "nack") ||
+	     !strcmp(e, "probe")) &&
 	    ccr_get_max(ev, "rtt", &a.rtt_ns, NSCC_MAX_RTT_NS, why) < 0)
 		return -EINVAL;
 	if (!strcmp(e, "ack")) {
@@ -81,12 +84,15 @@ static int nscc_event(struct ccr_event *ev, const char **why)
 		nscc_on_nack(&nscc_n, ev->t_ns, bytes, a.rtt_ns);
 	} else if (!strcmp(e, "loss")) {
 		nscc_on_loss(&nscc_n, bytes);
+	} else if (!strcmp(e, "probe")) {
+		if (a.rtt_ns != NSCC_NO_RTT)
+			nscc_on_probe_rtt(&nscc_n, a.rtt_ns);
 	} else if (!strcmp(e, "send")) {
 		nscc_on_send(&nscc_n, bytes);
 	} else if (!strcmp(e, "inflight")) {
 		nscc_n.inflight = (s64)bytes;
 	} else {
-		*why = "unknown event (ack, cack, trim, nack, loss, send, inflight)";
+		*why = "unknown event (ack, cack, trim, nack, loss, probe, send, inflight)";
 		return -EINVAL;
 	}
 	return 0;
@@ -103,7 +109,8 @@ const struct ccr_algo ccr_algo_nscc = {
 	.events_help =
 		"  ack bytes= [rtt=] [ecn=] [pen=] [restore=] [service=]\n"
 		"  cack bytes=   trim bytes= [rtt=]   nack bytes= [rtt=]\n"
-		"  loss bytes=   send bytes=   inflight bytes=\n",
+		"  loss bytes=   send bytes=   inflight bytes=\n"
+		"  probe bytes=0 rtt=   (a reliability probe's answer)\n",
 	.limits_help =
 		"  bytes=                   <= 1099511627776 (2^40)\n"
 		"  rtt=, service=           <= 10^12 ns (1000 s)\n"

@@ -157,6 +157,9 @@ struct nscc {
 	bool fast;		/* fast increase engaged */
 	bool base_measured;	/* uet: a sample has lowered the base RTT */
 	bool base_learnt;	/* auto: a sample has set the config base RTT */
+	bool max_stale;		/* mrc: a probe lowered the base RTT; the max
+				 * window follows at the next sample
+				 */
 	struct nscc_stats st;
 };
 
@@ -226,6 +229,13 @@ enum nscc_routine nscc_on_trim(struct nscc *n, u64 now, u64 bytes,
 enum nscc_routine nscc_on_nack(struct nscc *n, u64 now, u64 bytes,
 			       u64 rtt_ns);
 enum nscc_routine nscc_on_loss(struct nscc *n, u64 bytes);
+/*
+ * A reliability probe's answer, an RTT sample offered to the base RTT
+ * alone.  MRC: "A base RTT lowered by a probe response takes effect on the
+ * max window at the next such sample" (a SACK's or NACK's); UET: as any
+ * sample is, under the same rule.
+ */
+void nscc_on_probe_rtt(struct nscc *n, u64 rtt_ns);
 enum nscc_routine nscc_on_send(struct nscc *n, u64 bytes);
 bool nscc_can_send(const struct nscc *n, u64 bytes);
 /*
