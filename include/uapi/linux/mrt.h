@@ -203,8 +203,10 @@ struct mrt_ctrl_hdr {
 	struct mrt_hdr	h;
 	__u8	ctl_type;	/* enum mrt_ctrl_type */
 	__u8	ctl_flags;	/* 0 */
-	__be16	opaque;		/* a probe's id, echoed */
-	__be32	psn;
+	__be16	opaque;		/* a probe's id (its EV's index), echoed */
+	__be32	psn;		/* a probe's send time (ns, low 32 bits),
+				 * echoed: the answer's RTT sample
+				 */
 };
 
 /*
