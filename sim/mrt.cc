@@ -221,6 +221,28 @@ static void Start(uint32_t id)
     sim_mrt_snd_push(m.s, now);
 }
 
+/* The host's link finished serializing p: a DATA packet's departure, from
+ * which its RTT sample and timer run (pdc.c stamps a packet as it leaves
+ * the host; the engine's push stamps it when it is built).
+ */
+static void TxEnd(uint32_t host, Ptr<const Packet> p)
+{
+    uint8_t b[2 + 60 + 8 + SIM_MRT_DATA_HDR_LEN];
+    uint32_t n = p->CopyData(b, sizeof(b)), ip, psn;
+    uint16_t lid;
+
+    /* PPP (2 bytes), IPv4 (its IHL), UDP (8) to our port */
+    if (n < 2 + 20 + 8 || (b[2] >> 4) != 4)
+        return;
+    ip = (b[2] & 15) * 4;
+    if (n < 2 + ip + 8 || ((b[2 + ip + 2] << 8) | b[2 + ip + 3]) != g_port ||
+        sim_mrt_data_ids(b + 2 + ip + 8, n - 2 - ip - 8, &lid, &psn))
+        return;
+    auto it = g_hosts[host].snds.find(lid);
+    if (it != g_hosts[host].snds.end())
+        sim_mrt_snd_departed(it->second->s, psn, NowNs());
+}
+
 void StartMrtFlows(const Scenario& c, const Endpoint& ep)
 {
     g_hosts.resize(g_topo.hosts);
@@ -238,6 +260,16 @@ void StartMrtFlows(const Scenario& c, const Endpoint& ep)
             exit(2);
         }
         h.rx->SetRecvCallback(MakeBoundCallback(&Recv, i));
+        /* the host's link: its one point-to-point device */
+        bool hooked = false;
+        for (uint32_t k = 0; k < n->GetNDevices() && !hooked; k++)
+            hooked = n->GetDevice(k)->TraceConnectWithoutContext(
+                "PhyTxEnd", MakeBoundCallback(&TxEnd, i));
+        if (!hooked) {
+            std::cerr << "fabsim: mrt: host " << i << " has no link to stamp departures on"
+                      << std::endl;
+            exit(2);
+        }
     }
     g_msnd.resize(g_flows.size());
     for (auto& f : g_flows) {

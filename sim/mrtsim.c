@@ -646,6 +646,25 @@ static void snd_push(struct sim_mrt_snd *s, u64 now)
 		s->failed = 110;	/* ETIMEDOUT */
 }
 
+_Static_assert(SIM_MRT_DATA_HDR_LEN == MRT_DATA_HDR_LEN, "mrtsim.h's DATA header length");
+
+int sim_mrt_data_ids(const uint8_t *hdr, unsigned int len, uint16_t *spdcid,
+		     uint32_t *psn)
+{
+	struct mrt_pkt p;
+
+	if (mrt_parse(hdr, len, &p) || p.type != MRT_TYPE_DATA)
+		return -1;
+	*spdcid = p.spdcid;
+	*psn = p.data.psn;
+	return 0;
+}
+
+void sim_mrt_snd_departed(struct sim_mrt_snd *s, uint32_t psn, uint64_t now)
+{
+	mrt_snd_departed(&s->snd, psn, now);
+}
+
 void sim_mrt_snd_push(struct sim_mrt_snd *s, uint64_t now)
 {
 	snd_push(s, now);

@@ -77,6 +77,18 @@ struct sim_mrt_snd *sim_mrt_snd_new(struct sim_mrt_net *net,
 				    sim_mrt_arm_fn arm, void *user);
 /* Sends what it may. */
 void sim_mrt_snd_push(struct sim_mrt_snd *s, uint64_t now);
+/* mrt's DATA header, bytes (wire.h's MRT_DATA_HDR_LEN) */
+#define SIM_MRT_DATA_HDR_LEN	40
+
+/* The mrt DATA packet whose headers (from mrt's header on) are hdr, of
+ * len bytes: its sender's PDC id and PSN; -1 if it is not one.
+ */
+int sim_mrt_data_ids(const uint8_t *hdr, unsigned int len, uint16_t *spdcid,
+		     uint32_t *psn);
+/* s's packet psn finished serializing onto the host's link at now:
+ * pdc.c's departure stamp (mrt_snd_departed()).
+ */
+void sim_mrt_snd_departed(struct sim_mrt_snd *s, uint32_t psn, uint64_t now);
 /* An ACK, NACK or probe answer for it (hdr: at least the header's bytes,
  * len: the datagram's), then the destination's waiters.
  */

@@ -310,6 +310,22 @@ u64 mrt_snd_sent(struct mrt_snd *s, const struct mrt_snd_dest *d,
 		 const struct mrt_snd_cfg *c, const struct mrt_snd_ops *ops,
 		 void *ctx);
 
+/* The transmission of psn left the host at time "at" (the caller's end of
+ * serialization): its RTT sample and its timer run from then, not from
+ * the push that built it (the MRC page: a SACK's sample "runs from the
+ * end of serialization of the transmission that drew it"; the UET page:
+ * "the sender's own queueing and serialization are therefore not part of
+ * it").  Ignored unless psn is live and at is later than its stamp.
+ */
+static inline void mrt_snd_departed(struct mrt_snd *s, u32 psn, u64 at)
+{
+	struct mrt_slot *sl = mrt_snd_slot(s, psn);
+
+	if (sl->flags & MRT_SLOT_LIVE && sl->psn == psn &&
+	    (s64)(at - sl->sent_ns) > 0)
+		sl->sent_ns = at;
+}
+
 /* The PDC closes: every live slot is let go (ops->acked() is not
  * called); returns the bytes they still had in NSCC's flight.  The state
  * is of no further use (what was outstanding stays so).

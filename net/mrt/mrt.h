@@ -588,12 +588,16 @@ struct mrt_xmit_cb {
 	struct in6_addr daddr;
 	__be16 sport;
 	u8 tos;
-	u8 family;
+	u8 family:7,
+	   data:1;			/* a data packet of pdc's, PSN psn */
+	u32 psn;
 };
 
 #define MRT_XMIT_CB(skb)	((struct mrt_xmit_cb *)(skb)->cb)
 
-/* Sends every skb of q; BH off, under RCU. */
+/* Sends every skb of q; BH off, under RCU.  Each data packet's departure
+ * time goes back to its PDC (mrt_snd_departed()) once it has left.
+ */
 void mrt_xmit_queue(struct mrt_net *mn, struct sk_buff_head *q);
 /* main.c: the records (struct mrt_rec_cpu), BHs off. */
 void mrt_rec_rtt(struct mrt_net *mn, u64 now, u64 rtt_ns, u64 base_rtt_ns);

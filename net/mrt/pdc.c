@@ -1225,6 +1225,8 @@ static struct sk_buff *mrt_data_build(struct mrt_pdc *pdc, struct sk_buff *paylo
 	cb->sport = htons(ev);
 	cb->tos = tos;
 	cb->family = pdc->family;
+	cb->data = 1;
+	cb->psn = tx->psn;
 	pdc->st.pkts++;
 	mrt_stat(mn, MRT_S_DATA_OUT, 1);
 	return skb;

@@ -322,13 +322,42 @@ u32 mrt_route_mbps(struct mrt_net *mn, u8 family, const struct mrt_addr *to)
 	return mbps;
 }
 
+/* Data packets of one PDC that left the host, and when: their sending
+ * PDC's RTT samples and timers run from then (mrt_snd_departed()).
+ */
+struct mrt_departed {
+	struct mrt_pdc *pdc;
+	unsigned int n;
+	u32 psn[16];
+	u64 at[16];
+};
+
+static void mrt_departed_flush(struct mrt_departed *dp)
+{
+	struct mrt_pdc *pdc = dp->pdc;
+	unsigned int i;
+
+	if (!dp->n)
+		return;
+	spin_lock(&pdc->ms->lock);
+	if (pdc->role == MRT_PDC_TX && !pdc->dead)
+		for (i = 0; i < dp->n; i++)
+			mrt_snd_departed(&pdc->snd, dp->psn[i], dp->at[i]);
+	spin_unlock(&pdc->ms->lock);
+	dp->n = 0;
+}
+
 void mrt_xmit_queue(struct mrt_net *mn, struct sk_buff_head *q)
 {
+	struct mrt_departed dp = {};
 	struct sk_buff *skb;
 	int err;
 
+	BUILD_BUG_ON(sizeof(struct mrt_xmit_cb) > sizeof_field(struct sk_buff, cb));
 	while ((skb = __skb_dequeue(q))) {
 		struct mrt_pdc *pdc = MRT_XMIT_CB(skb)->pdc;
+		bool data = MRT_XMIT_CB(skb)->data;
+		u32 psn = MRT_XMIT_CB(skb)->psn;
 		unsigned int len = skb->len;
 
 		if (MRT_XMIT_CB(skb)->family == AF_INET)
@@ -349,5 +378,13 @@ void mrt_xmit_queue(struct mrt_net *mn, struct sk_buff_head *q)
 			WRITE_ONCE(pdc->xmit_err, 0);
 		mrt_stat(mn, MRT_S_PKTS_OUT, 1);
 		mrt_stat(mn, MRT_S_BYTES_OUT, len);
+		if (!data)
+			continue;
+		if (dp.pdc != pdc || dp.n == ARRAY_SIZE(dp.psn))
+			mrt_departed_flush(&dp);
+		dp.pdc = pdc;
+		dp.psn[dp.n] = psn;
+		dp.at[dp.n++] = ktime_get_ns();
 	}
+	mrt_departed_flush(&dp);
 }

@@ -1543,6 +1543,27 @@ static void t_engine_pages(void)
 	       MRT_SND_BLOCKED,
 	       "the packet that fills the receiver's PSN window asks for an ACK; the next waits");
 
+	/* the sample runs from the end of serialization (the departure the
+	 * caller reports), not from the push that built the packet
+	 */
+	nscc_init(&cc, &np, bytes, 0);
+	memset(eng_slots, 0, sizeof(eng_slots));
+	mrt_snd_init(&snd, 0, 64, eng_slots, eng_rtxq, eng_acked_bits, eng_lost_bits, eng_ref);
+	mrt_rx_init(&rx, 0, 64, eng_rx_bits);
+	for (i = 0; i < 2; i++) {
+		mrt_snd_pick(&snd, &d, now, true, bytes, &cfg, &eng_ops, NULL, &tx[i]);
+		mrt_snd_sent(&snd, &d, &tx[i], now, bytes, false, &cfg, &eng_ops, NULL);
+	}
+	mrt_snd_departed(&snd, 1, now + 7000);
+	mrt_snd_departed(&snd, 1, now + 6000);	/* earlier: ignored */
+	mrt_snd_departed(&snd, 9, now + 9000);	/* never sent: ignored */
+	mrt_rx_accept(&rx, 0, bytes);
+	mrt_rx_accept(&rx, 1, bytes);
+	a = eng_ack_of(&rx, 1, mrt_ev_port(&evs, tx[1].ev), false);
+	tap_ok(!mrt_snd_ack(&snd, &d, &a, now + 10000, &cfg, &eng_ops, NULL, &res) &&
+	       res.rtt_ns == 3000 && res.cc_rtt_ns == 3000,
+	       "MRC: a SACK's sample runs from the end of serialization of the transmission that drew it (3 us, not 10)");
+
 	/* a window below 4,095 bytes: every packet asks */
 	nscc_init(&cc, &np, bytes, 0);
 	memset(eng_slots, 0, sizeof(eng_slots));
