@@ -201,10 +201,11 @@ static void tx_resend(long d)
 	     want = outstanding(d) && !*at(m.acked, d);
 
 	FUZZ_ASSERT(ok == want, "resent +%ld: %d, model %d", d, ok, want);
-	if (want) {
+	/* MRC: presumed lost from a SACK gap at most once: a resend keeps
+	 * the mark
+	 */
+	if (want)
 		m.ref[d + SLACK] = m.nxt - 1;
-		*at(m.lost, d) = false;
-	}
 }
 
 static void tx_ack(long cack, long base, u64 bitmap)
@@ -265,7 +266,7 @@ static void tx_ack(long cack, long base, u64 bitmap)
 static void tx_detect(u32 gap)
 {
 	long high = m.sacked_high - 1, d;
-	u32 g = gap < m.range / 2 ? gap : m.range / 2;
+	u32 g = gap;	/* the page's gap, whatever the window */
 	unsigned int want = 0, n;
 
 	calls_reset(m.una, m.nxt);

@@ -35,6 +35,13 @@ static int parse_words(char *text, int *incomplete)
 	for (tok = strtok_r(text, " ", &save); tok && argc < 64;
 	     tok = strtok_r(NULL, " ", &save))
 		argv[argc++] = tok;
+	/* more than 64 words: not parsed at all (cutting them would make
+	 * a text and the same text less its clear_stats words differ)
+	 */
+	if (tok) {
+		*incomplete = 1;
+		return 0;
+	}
 	argv[argc] = NULL;
 	memset(&req, 0, sizeof(req));
 	req.n.nlmsg_len = NLMSG_LENGTH(0);
