@@ -50,7 +50,7 @@ for m in nscc dcqcn swift; do
 		[[ $row == "$want" ]] ||
 			{ log "# $m.$name: ccreplay '$row', fabctl '$want'"; bad=1; }
 	done < <(jq -r --arg m "$m" '.[] | select(.module == $m) |
-		def txt(v): if .kind == "enum" then .enum_names[v] else v end;
+		def txt(v): if .kind == "enum" and .enum_names[v] != null then .enum_names[v] else v end;
 		[.name, txt(.value), txt(.global), txt(.default), .min, .max, .unit] |
 		map(tostring) | join("|")' "$J")
 	check $bad "$m: every value, module parameter, default, range and unit agree"
@@ -74,7 +74,7 @@ while IFS='|' read -r name shown global; do
 	[[ ${par[$name]} == "$global" ]] ||
 		{ log "# mrt.$name: module parameter ${par[$name]}, fabctl $global"; bad=1; }
 done < <(jq -r '.[] | select(.module == "mrt") |
-	def txt(v): if .kind == "enum" then .enum_names[v] else v end;
+	def txt(v): if .kind == "enum" and .enum_names[v] != null then .enum_names[v] else v end;
 	[.name, txt(.value), txt(.global)] | map(tostring) | join("|")' "$J")
 check $bad "mrt: every value and module parameter agree"
 "$FABCTL" attr show mrt flavour | grep -q '^mrt  *flavour  *mrc '
