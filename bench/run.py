@@ -1063,7 +1063,7 @@ def sizing(rate, path_us):
     attrs = {
         "nscc-mrc": dict({"net.nscc.flavour": "mrc"}, **nscc),
         "nscc-uet": dict({"net.nscc.flavour": "uet"}, **nscc),
-        "dcqcn": {"net.dcqcn.data_rate_mbps": rate},
+        "dcqcn": {"net.dcqcn.data_rate_mbps": rate, "net.dcqcn.episode_end_gap_ppm": 250},
         "swift": {"net.swift.base_target_ns": base_ns, "net.swift.hops": 1},
     }
     rules = [
@@ -1078,7 +1078,10 @@ def sizing(rate, path_us):
         f"it holds in mrc; uet replaces it once it measures a lower base RTT, which "
         f"the VM's idle RTT always is)",
         "dcqcn: data_rate_mbps the port's rate, so its floor (10 %) lies below the "
-        "bottleneck; TCP bursts of 61 us of its rate (the module's sk_pacing_shift)",
+        "bottleneck; episode_end_gap_ppm 250, an end gap of 250 ppm of that rate (the "
+        "page's 0.1 Gbit/s at 400 Gbit/s; its fixed 0.1 Gbit/s would end every episode "
+        "at its first increase at the port's rate); TCP bursts of 61 us of its rate "
+        "(the module's sk_pacing_shift)",
         f"swift: base_target_ns the loaded path RTT ({base_ns} ns), one hop",
         "cubic, dctcp, bbr: Linux's defaults",
     ]

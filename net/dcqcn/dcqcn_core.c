@@ -14,8 +14,10 @@
  * literal: the current rate moves halfway to the new target, which raises
  * it when that target is above it.
  *
- * Beyond the page: the end gap scales with line rate (episode_end_gap_ppm,
- * the page's 0.1 Gbps at 400 Gbps), so slow links still recover through
+ * The end gap is the page's 0.1 Gbps at every line rate
+ * (episode_end_gap_mbps, 100).  Beyond the page: as an option it scales
+ * with line rate instead (episode_end_gap_ppm, 0 by default: off; 250 is
+ * the page's gap at 400 Gbps), so slow links still recover through
  * additive increase; the floor is never below DCQCN_MIN_RATE_KBPS, so the
  * rate never reaches 0; the floor bounds every change of the current rate,
  * increases included (additive-phase reductions may take the target below
@@ -66,12 +68,20 @@ void dcqcn_init(struct dcqcn *d, const struct dcqcn_params *p)
 	u64 line = (u64)(DCQCN_P(p, data_rate_mbps) ?:
 			 FABRIC_LINK_MBPS_FALLBACK) * 1000;
 	u64 floor = div_u64(line * DCQCN_P(p, minimum_rate_percentage), 1000);
-	u64 gap = div_u64(line * DCQCN_P(p, episode_end_gap_ppm), 1000000);
+	u32 ppm = DCQCN_P(p, episode_end_gap_ppm);
+	u64 gap;
+
+	/* episode_end_gap_mbps x 1000 kb/s at every line rate (100: the
+	 * page's 0.1 Gbps); a ppm gap, if set, is line x ppm / 10^6 instead.
+	 */
+	if (ppm)
+		gap = div_u64(line * ppm, 1000000);
+	else
+		gap = (u64)DCQCN_P(p, episode_end_gap_mbps) * 1000;
 
 	*d = (struct dcqcn){ 0 };
 	d->line_kbps = line;
 	d->floor_kbps = max(floor, min_t(u64, DCQCN_MIN_RATE_KBPS, line));
-	/* line x ppm / 10^6: 0.1 Gbps at 400 Gbps and the default 250 ppm. */
 	d->end_gap_kbps = max_t(u64, gap, DCQCN_MIN_END_GAP_KBPS);
 	d->rc_kbps = d->line_kbps;
 	d->rt_kbps = d->line_kbps;

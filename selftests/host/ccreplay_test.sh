@@ -18,7 +18,7 @@ source "$top/selftests/lib/tap.sh"
 col() { awk -v r="$1" -v c="$2" 'NR == r + 1 { print $c }' "$t/out"; }
 
 echo "TAP version 13"
-echo "1..33"
+echo "1..36"
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 
@@ -97,16 +97,34 @@ printf '0 tx pkts=100\n0 cnp\n' | "$CCR" --algo dcqcn --set fast_recovery_attemp
 [[ $(col 2 0) == "0 cnp 299002.076 400000.000 0.504990 0 1" ]]
 tap_ok $? "dcqcn: fast_recovery_attempt=0, the first CNP cuts to 299002.076 (not 398000)"
 
-# DCQCN: the end gap scales with line rate (250 ppm: 100 kb/s at 400
-# Mbit/s), so at 400 Mbit/s the loop reaches additive increase (rcount 4
-# at 157.5 us) and ends at 427.5 us, as at 400 Gbit/s.
-"$CCR" --algo dcqcn --list | grep -q '^episode_end_gap_ppm  *250  *ppm  *\[1\.\.1000000\]'
-tap_ok $? "dcqcn: --list has episode_end_gap_ppm 250 ppm [1..1000000]"
-printf '0 tx pkts=100\n0 cnp\n157500 tick\n427500 tick\n' |
+# DCQCN: the episode ends when an increase brings the rate within the
+# page's 0.1 Gbit/s of line rate, at every line rate (episode_end_gap_mbps
+# 100; episode_end_gap_ppm 0 is off).  At 25 Gbit/s the first CNP cuts to
+# 18687.630 Mbit/s and the gap halves each 45 us: 197 Mbit/s after the
+# fifth increase (202.5 us), within 0.1 Gbit/s after the sixth (247.5 us),
+# which ends it.  At 400 Mbit/s the first increase (22.5 us, 299.003 to
+# 349.5 Mbit/s) already ends it.  With episode_end_gap_ppm 250 the gap is
+# 100 kb/s at 400 Mbit/s: additive increase comes (rcount 4 at 157.5 us)
+# and the episode ends at 427.5 us, as at 400 Gbit/s.
+"$CCR" --algo dcqcn --list | grep -q '^episode_end_gap_mbps  *100  *Mbit/s  *\[1\.\.3200000\]'
+tap_ok $? "dcqcn: --list has episode_end_gap_mbps 100 Mbit/s [1..3200000]"
+"$CCR" --algo dcqcn --list | grep -q '^episode_end_gap_ppm  *0  *ppm  *\[0\.\.1000000\]'
+tap_ok $? "dcqcn: --list has episode_end_gap_ppm 0 ppm [0..1000000]"
+printf '0 tx pkts=100\n0 cnp\n202500 tick\n247500 tick\n' |
+	"$CCR" --algo dcqcn --set data_rate_mbps=25000 >"$t/out"
+[[ $(col 3 0) == "202500 tick 24802.738 25000.000 0.000977 5 1" &&
+   $(col 4 0) == "247500 tick 25000.000 25000.000 0.000244 6 0" ]]
+tap_ok $? "dcqcn: at 25 Gbit/s the sixth increase, the first within 0.1 Gbit/s, ends the episode"
+printf '0 tx pkts=100\n0 cnp\n22499 tick\n22500 tick\n' |
 	"$CCR" --algo dcqcn --set data_rate_mbps=400 >"$t/out"
+[[ $(col 3 0) == "22499 tick 299.003 400.000 0.504990 0 1" &&
+   $(col 4 0) == "22500 tick 400.000 400.000 0.252487 1 0" ]]
+tap_ok $? "dcqcn: at 400 Mbit/s the first increase comes within 0.1 Gbit/s and ends it"
+printf '0 tx pkts=100\n0 cnp\n157500 tick\n427500 tick\n' |
+	"$CCR" --algo dcqcn --set data_rate_mbps=400 --set episode_end_gap_ppm=250 >"$t/out"
 [[ $(col 3 0) == "157500 tick 393.687 400.000 0.003937 4 1" &&
    $(col 4 0) == "427500 tick 400.000 400.000 0.000000 10 0" ]]
-tap_ok $? "dcqcn: at 400 Mbit/s additive increase comes (rcount 4) before the end at 427.5 us"
+tap_ok $? "dcqcn: episode_end_gap_ppm=250 at 400 Mbit/s: additive increase (rcount 4), the end at 427.5 us"
 
 # DCQCN: ccreplay catches up through the core's dcqcn_catch_up(), bounded
 # as in the module.  fast_recovery_attempt 1, num_of_control_loops_per_

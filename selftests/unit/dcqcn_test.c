@@ -100,8 +100,14 @@ static const char *pname(unsigned int ph)
 
 /* One test point: what the last run of the loop did. */
 static void phase_is(const struct dcqcn *d, enum dcqcn_phase want,
-		     const char *name)
+		     const char *fmt, ...)
 {
+	char name[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof(name), fmt, ap);
+	va_end(ap);
 	if (!tap_ok(d->last_phase == want, "%s", name))
 		tap_diag("got phase %u (%s), want %u (%s)", d->last_phase,
 			 pname(d->last_phase), want, pname(want));
@@ -181,12 +187,17 @@ static void t_defaults(void)
 	       "defaults: MinimumRatePercentage 0.10");
 	TAP_EQ(DCQCN_P(&p, initial_alpha), 1000,
 	       "defaults: initial alpha 1.0 (the paper's)");
+	TAP_EQ(DCQCN_P(&p, episode_end_gap_mbps), 100,
+	       "defaults: the episode ends within 0.1 Gbps of line rate");
+	TAP_EQ(DCQCN_P(&p, episode_end_gap_ppm), 0,
+	       "defaults: no end gap in ppm of line rate (the Mbit/s one holds)");
 
 	setup_with(&d, &p);
 	TAP_EQ(d.line_kbps, LINE, "init: line rate 400 Gb/s");
 	TAP_EQ(d.rc_kbps, LINE, "init: a queue pair starts at line rate");
 	TAP_EQ(d.rt_kbps, LINE, "init: target rate at line rate");
 	TAP_EQ(d.floor_kbps, FLOOR, "init: floor 0.10 x 400 = 40 Gb/s");
+	TAP_EQ(d.end_gap_kbps, 100000, "init: end gap 0.1 Gb/s = 100000 kb/s");
 	TAP_EQ(d.alpha, Q16, "init: alpha 1.0 (Q16 65536)");
 	TAP_EQ(d.congested, 0, "init: not congested");
 	tap_ok(!dcqcn_step(&d, 1000000 * US),
@@ -664,24 +675,51 @@ static void t_d6(void)
 /* ------------------------------------------------------------------ */
 /* Boundaries, and the choices where the page is silent */
 
-/* Strict "< 0.1 Gb/s": an FR increase from RC to (RC + 400) / 2. */
+/*
+ * Strict "< 0.1 Gb/s" at 25, 100 and 400 Gb/s: an FR increase from RC to
+ * (RC + line) / 2 that leaves exactly 0.1 Gb/s to line rate goes on; one
+ * that leaves 99999 kb/s ends the episode.
+ */
 static void t_end_gap(void)
 {
+	static const u32 rates[] = { 25000, 100000, 400000 };	/* Mb/s */
+	struct dcqcn_params p;
 	struct dcqcn d;
+	unsigned int i;
+	u32 line;
 
-	d1_start(&d);
-	d.rc_kbps = 399800000;
-	advance(&d, 22500);
-	phase_is(&d, DCQCN_RUN_FR_UP, "end gap 100000 kb/s: plain FR increase");
-	TAP_EQ(d.rc_kbps, 399900000, "end gap 100000 kb/s: RC 399900000");
-	TAP_EQ(d.congested, 1, "end gap exactly 0.1 Gb/s: episode goes on");
+	for (i = 0; i < ARRAY_SIZE(rates); i++) {
+		dcqcn_params_init(&p);
+		DCQCN_P(&p, data_rate_mbps) = rates[i];
+		line = rates[i] * 1000;
 
-	d1_start(&d);
-	d.rc_kbps = 399800002;
-	advance(&d, 22500);
-	phase_is(&d, DCQCN_RUN_END, "end gap 99999 kb/s: the increase ends it");
-	TAP_EQ(d.rc_kbps, LINE, "end gap 99999 kb/s: RC = line rate");
-	TAP_EQ(d.congested, 0, "end gap 99999 kb/s: episode over");
+		setup_with(&d, &p);
+		event(&d, 0, 100, 1);
+		d.rc_kbps = line - 200000;
+		advance(&d, 22500);
+		phase_is(&d, DCQCN_RUN_FR_UP,
+			 "end gap %u Gb/s: a gap of 100000 kb/s is an FR increase",
+			 rates[i] / 1000);
+		TAP_EQ(d.rc_kbps, line - 100000,
+		       "end gap %u Gb/s: RC line - 100000 kb/s", rates[i] / 1000);
+		TAP_EQ(d.congested, 1,
+		       "end gap %u Gb/s: exactly 0.1 Gb/s: episode goes on",
+		       rates[i] / 1000);
+
+		setup_with(&d, &p);
+		event(&d, 0, 100, 1);
+		d.rc_kbps = line - 199998;
+		advance(&d, 22500);
+		phase_is(&d, DCQCN_RUN_END,
+			 "end gap %u Gb/s: 99999 kb/s: the increase ends it",
+			 rates[i] / 1000);
+		TAP_EQ(d.rc_kbps, line,
+		       "end gap %u Gb/s: 99999 kb/s: RC = line rate",
+		       rates[i] / 1000);
+		TAP_EQ(d.congested, 0,
+		       "end gap %u Gb/s: 99999 kb/s: episode over",
+		       rates[i] / 1000);
+	}
 }
 
 /* The additive step is fixed when the episode begins. */
@@ -832,65 +870,163 @@ static void t_nclpi_max(void)
 /* ------------------------------------------------------------------ */
 /* Fixed bugs: end gap, absolute minimum, floor, FRA 0, catch-up */
 
-/* Plays "first CNP" at a line rate of mbps, then no CNPs until it ends:
- * returns the rcount of the increase that ended it (0 if none did), and
- * in *ai whether an additive increase came first.
+/* What "recovery" did at a line rate, end gap and ppm of d1_recovery(). */
+struct d1_end {
+	u32 gap;	/* end_gap_kbps */
+	s32 rcount;	/* of the increase that ended it; 0 if none did */
+	u64 t;		/* when it ended (ns) */
+	bool ai;	/* an additive increase came first */
+	u64 gap_end;	/* the gap to line rate that the ending increase left */
+	u64 gap_min;	/* the least gap an increase left with the episode on */
+	bool cut_within;	/* the first cut left RC within the gap, congested */
+};
+
+/*
+ * Plays "first CNP" at a line rate of mbps, then no CNPs until it ends
+ * (gap_mbps 0, ppm 0: those attributes at their defaults).  Every
+ * increase moves RC halfway to the target, which stays at line rate here,
+ * so an increase from RC leaves line - (RC + line) / 2 to line rate.
  */
-static s32 d1_recovery(u32 mbps, u32 ppm, bool *ai, u32 *gap)
+static struct d1_end d1_recovery(u32 mbps, u32 gap_mbps, u32 ppm)
 {
+	struct d1_end r = { .gap_min = U64_MAX };
 	struct dcqcn_params p;
 	struct dcqcn d;
-	u64 b;
+	u64 b, line = (u64)mbps * 1000, left;
+	u32 rc;
 
 	dcqcn_params_init(&p);
 	DCQCN_P(&p, data_rate_mbps) = mbps;
-	DCQCN_P(&p, episode_end_gap_ppm) = ppm;
+	if (gap_mbps)
+		DCQCN_P(&p, episode_end_gap_mbps) = gap_mbps;
+	if (ppm)
+		DCQCN_P(&p, episode_end_gap_ppm) = ppm;
 	setup_with(&d, &p);
-	*gap = d.end_gap_kbps;
-	*ai = false;
+	r.gap = d.end_gap_kbps;
 	event(&d, 0, 100, 1);
+	r.cut_within = d.congested && line - d.rc_kbps < r.gap;
 	for (b = 22500; d.congested && b <= 100000 * US; b += 22500) {
+		rc = d.rc_kbps;
 		dcqcn_step(&d, b);
-		*ai |= d.last_phase == DCQCN_RUN_AI_UP;
+		if (!is_increase(&d))
+			continue;
+		left = line - (rc + line) / 2;
+		r.ai |= d.last_phase == DCQCN_RUN_AI_UP;
+		if (d.last_phase == DCQCN_RUN_END) {
+			r.rcount = d.rcount;
+			r.t = b;
+			r.gap_end = left;
+		} else {
+			r.gap_min = min(r.gap_min, left);
+		}
 	}
-	return d.congested || d.last_phase != DCQCN_RUN_END ? 0 : d.rcount;
+	return r;
 }
 
 /*
- * The end gap is episode_end_gap_ppm of line rate: 250 ppm is the page's
- * 0.1 Gb/s at 400 Gb/s ("recovery" ends at rcount 10, as before), and
- * 100 kb/s at 400 Mb/s, where the old fixed 0.1 Gb/s ended the episode at
- * the first increase (349.5 Mb/s is within 100 Mb/s of 400) and additive
- * increase never came.
+ * The page's rule at every line rate: "when an increase brings the current
+ * rate within 0.1 Gbps of line rate, the episode ends".  "recovery" (one
+ * CNP after 100 packets cuts to 74.75 %, then no more CNPs, an increase
+ * every 45 us, each halving the gap to line rate, 25.25 % of it) ends at
+ * the first increase that leaves less than 0.1 Gb/s, and not one later:
+ * every earlier increase left at least 0.1 Gb/s.  The independent float
+ * model: the gap after k increases is 0.2525 x line / 2^k, below 0.1 Gb/s
+ * first at k = 6 at 25 Gb/s (0.0986; 0.197 at k = 5), k = 8 at 100 Gb/s
+ * and k = 10 at 400 Gb/s (the worked example's 427.5 us); at 1 Gb/s at
+ * k = 2 (63 Mb/s; 126 at k = 1); at 400 Mb/s the first increase (299 to
+ * 349.5 Mb/s) already ends it, before additive increase.  At 100 Mb/s the
+ * cut leaves 25 Mb/s to line rate, within 0.1 Gb/s, but only an increase
+ * ends an episode: it ends 22.5 us later at the first one.
+ */
+static void t_end_gap_page(void)
+{
+	static const struct {
+		u32 mbps;
+		s32 rcount;
+	} want[] = {
+		{ 25000, 6 }, { 100000, 8 }, { 400000, 10 },
+		{ 1000, 2 }, { 400, 1 }, { 100, 1 },
+	};
+	struct d1_end r;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		r = d1_recovery(want[i].mbps, 0, 0);
+		TAP_EQ(r.gap, 100000,
+		       "page's end gap: %u Mb/s: 0.1 Gb/s = 100000 kb/s",
+		       want[i].mbps);
+		TAP_EQ(r.rcount, want[i].rcount,
+		       "page's end gap: %u Mb/s: recovery ends at increase %d",
+		       want[i].mbps, want[i].rcount);
+		TAP_EQ(r.t, 22500 + 45000 * (want[i].rcount - 1),
+		       "page's end gap: %u Mb/s: at %.1f us", want[i].mbps,
+		       22.5 + 45 * (want[i].rcount - 1));
+		tap_ok(r.gap_end < 100000,
+		       "page's end gap: %u Mb/s: that increase left %llu kb/s, within 0.1 Gb/s",
+		       want[i].mbps, (unsigned long long)r.gap_end);
+		tap_ok(r.gap_min >= 100000,
+		       "page's end gap: %u Mb/s: not one increase later (earlier ones left >= 0.1 Gb/s)",
+		       want[i].mbps);
+		TAP_EQ(r.ai, want[i].rcount > 3,
+		       "page's end gap: %u Mb/s: additive increase %s", want[i].mbps,
+		       want[i].rcount > 3 ? "came first" : "never came");
+	}
+	r = d1_recovery(100, 0, 0);
+	tap_ok(r.cut_within,
+	       "page's end gap: 100 Mb/s: the cut left it within 0.1 Gb/s, the episode went on");
+
+	/* The gap in Mbit/s is an attribute: 1 Gb/s at 400 Gb/s ends the
+	 * recovery at k = 7 (101 / 2^7 = 0.789 Gb/s; 1.58 at k = 6).
+	 */
+	r = d1_recovery(400000, 1000, 0);
+	TAP_EQ(r.gap, 1000000, "end gap mbps: 1000 Mb/s = 1000000 kb/s");
+	TAP_EQ(r.rcount, 7, "end gap mbps: 1 Gb/s at 400 Gb/s ends at increase 7");
+	tap_ok(r.gap_end < 1000000 && r.gap_min >= 1000000,
+	       "end gap mbps: and not one increase earlier or later");
+}
+
+/*
+ * The option: a nonzero episode_end_gap_ppm makes the end gap that share
+ * of line rate instead of episode_end_gap_mbps.  250 ppm is the page's
+ * 0.1 Gb/s at 400 Gb/s ("recovery" ends at rcount 10, as with the
+ * default), 6250 kb/s at 25 Gb/s and 100 kb/s at 400 Mb/s, where the
+ * page's 0.1 Gb/s ends it at the first increase: with the ppm gap every
+ * line rate recovers in ten increases, through additive increase.
  */
 static void t_end_gap_ppm(void)
 {
-	struct dcqcn_params p;
-	bool ai;
-	u32 gap;
-	s32 rc;
+	static const struct {
+		u32 mbps, gap;
+	} want[] = {
+		{ 400000, 100000 }, { 100000, 25000 }, { 25000, 6250 },
+		{ 1000, 250 }, { 400, 100 },
+	};
+	struct d1_end r;
+	unsigned int i;
 
-	dcqcn_params_init(&p);
-	TAP_EQ(DCQCN_P(&p, episode_end_gap_ppm), 250,
-	       "end gap ppm: default 250 ppm (0.25 thousandths)");
-	rc = d1_recovery(400000, 250, &ai, &gap);
-	TAP_EQ(gap, 100000, "end gap ppm: 400 Gb/s x 250 ppm = 0.1 Gb/s");
-	TAP_EQ(rc, 10,
-	       "end gap ppm: 400 Gb/s, recovery still ends at rcount 10");
-	rc = d1_recovery(400, 250, &ai, &gap);
-	TAP_EQ(gap, 100, "end gap ppm: 400 Mb/s x 250 ppm = 100 kb/s");
-	tap_ok(ai, "end gap ppm: 400 Mb/s reaches additive increase");
-	tap_ok(rc > 3,
-	       "end gap ppm: 400 Mb/s ends past fast_recovery_attempt (rcount %d > 3)",
-	       rc);
-	TAP_EQ(rc, 10,
-	       "end gap ppm: 400 Mb/s ends at rcount 10, like 400 Gb/s");
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		r = d1_recovery(want[i].mbps, 0, 250);
+		TAP_EQ(r.gap, want[i].gap,
+		       "end gap ppm: %u Mb/s x 250 ppm = %u kb/s", want[i].mbps,
+		       want[i].gap);
+		TAP_EQ(r.rcount, 10,
+		       "end gap ppm: %u Mb/s ends at rcount 10, like 400 Gb/s",
+		       want[i].mbps);
+		tap_ok(r.ai, "end gap ppm: %u Mb/s reaches additive increase",
+		       want[i].mbps);
+		tap_ok(r.gap_end < r.gap && r.gap_min >= r.gap,
+		       "end gap ppm: %u Mb/s: strictly within it, not one increase later",
+		       want[i].mbps);
+	}
+	/* A ppm gap replaces the Mbit/s one, whatever that says. */
+	r = d1_recovery(400, 1000, 250);
+	TAP_EQ(r.gap, 100, "end gap ppm: set, episode_end_gap_mbps is not used");
 	/* 1 Gb/s x 1 ppm = 1 kb/s: a halved integer gap stops at 1 kb/s, so
 	 * the gap is at least 2 kb/s, or the episode could never end.
 	 */
-	rc = d1_recovery(1000, 1, &ai, &gap);
-	TAP_EQ(gap, DCQCN_MIN_END_GAP_KBPS, "end gap ppm: at least 2 kb/s");
-	tap_ok(rc > 0, "end gap ppm: the smallest gap still ends the episode");
+	r = d1_recovery(1000, 0, 1);
+	TAP_EQ(r.gap, DCQCN_MIN_END_GAP_KBPS, "end gap ppm: at least 2 kb/s");
+	tap_ok(r.rcount > 0, "end gap ppm: the smallest gap still ends the episode");
 }
 
 /*
@@ -1095,6 +1231,7 @@ int main(void)
 	t_nclpi_count();
 	t_ecn_off();
 	t_misc();
+	t_end_gap_page();
 	t_end_gap_ppm();
 	t_min_rate();
 	t_floor_increase();

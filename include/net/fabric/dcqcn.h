@@ -10,7 +10,9 @@
  * the target down (additive phase); increases halve the gap to the target,
  * raising the target by the additive step in the additive phase; while
  * CNPs continue only every (NCLPI + 1)-th increase half increases; the
- * episode ends within episode_end_gap_ppm of line rate (0.1 Gbps at 400).
+ * increase that brings the rate within the end gap of line rate ends the
+ * episode (episode_end_gap_mbps: the page's 0.1 Gbps at any line rate;
+ * or episode_end_gap_ppm of line rate, when set).
  *
  * Time only moves through explicit calls: dcqcn_catch_up() replays the
  * boundaries that passed since the caller's last event ("catch-up": the
@@ -45,9 +47,10 @@ struct dcqcn_params {
  */
 #define DCQCN_MIN_RATE_KBPS	1000U
 /*
- * The smallest episode-end gap (kb/s).  An increase halves the integer gap
- * to line rate rounding it up, so a gap of 1 kb/s stays 1 kb/s: the strict
- * "<" needs 2 for the episode to end.
+ * The smallest episode-end gap (kb/s), which a small episode_end_gap_ppm
+ * can go below.  An increase halves the integer gap to line rate rounding
+ * it up, so a gap of 1 kb/s stays 1 kb/s: the strict "<" needs 2 for the
+ * episode to end.
  */
 #define DCQCN_MIN_END_GAP_KBPS	2U
 /* Catch-up bound: past this many boundaries the episode has ended. */

@@ -9,7 +9,12 @@
  * print after a value (empty for a bool).
  * Fractions are thousandths: initial_target_rate_percentage 900 is 0.90;
  * the one exception is episode_end_gap_ppm, in parts per million because
- * its default, 0.1 Gbit/s at 400 Gbit/s, is 0.25 thousandths.
+ * the page's 0.1 Gbit/s at 400 Gbit/s is 0.25 thousandths.
+ *
+ * The episode's end gap is one rule: episode_end_gap_ppm 0 (the default)
+ * takes episode_end_gap_mbps, the page's 0.1 Gbit/s at every line rate;
+ * any other value is that many ppm of line rate instead, and
+ * episode_end_gap_mbps is not used.
  */
 DCQCN_ATTR(enable_ecn, BOOL, 1, 0, 1, "",
 	   "1: send ECT and let CNPs (echoed CE marks) drive the rate; 0: Not-ECT, line rate")
@@ -31,5 +36,7 @@ DCQCN_ATTR(minimum_rate_percentage, U32, 100, 0, 1000, "thousandths",
 	   "Floor of the rate while congested, thousandths of data_rate_mbps")
 DCQCN_ATTR(initial_alpha, U32, 1000, 0, 1000, "thousandths",
 	   "Congestion estimate at the first episode, thousandths")
-DCQCN_ATTR(episode_end_gap_ppm, U32, 250, 1, 1000000, "ppm",
-	   "Episode ends within this of line rate, ppm: 250 (0.1 Gb/s at 400) is 0.25 thousandths")
+DCQCN_ATTR(episode_end_gap_mbps, U32, 100, 1, 3200000, "Mbit/s",
+	   "Episode ends when an increase brings the rate within this of line rate, Mbit/s")
+DCQCN_ATTR(episode_end_gap_ppm, U32, 0, 0, 1000000, "ppm",
+	   "0: the gap is episode_end_gap_mbps; else ppm of line rate (250: 0.1 Gb/s at 400)")

@@ -20,7 +20,8 @@ check $? "module parameters and sysctls name the same attributes"
 for a in enable_ecn control_interval_ns congestion_probability_weight \
 	 fast_recovery_attempt initial_target_rate_percentage \
 	 number_active_increase_steps num_of_control_loops_per_increase \
-	 minimum_rate_percentage data_rate_mbps initial_alpha episode_end_gap_ppm; do
+	 minimum_rate_percentage data_rate_mbps initial_alpha episode_end_gap_mbps \
+	 episode_end_gap_ppm; do
 	[[ -e /proc/sys/net/dcqcn/$a ]] || check 1 "net.dcqcn.$a exists"
 done
 [[ $(sysctl -n net.dcqcn.control_interval_ns) == 45000 &&
@@ -32,7 +33,8 @@ done
    $(sysctl -n net.dcqcn.minimum_rate_percentage) == 100 &&
    $(sysctl -n net.dcqcn.data_rate_mbps) == 400000 &&
    $(sysctl -n net.dcqcn.initial_alpha) == 1000 &&
-   $(sysctl -n net.dcqcn.episode_end_gap_ppm) == 250 &&
+   $(sysctl -n net.dcqcn.episode_end_gap_mbps) == 100 &&
+   $(sysctl -n net.dcqcn.episode_end_gap_ppm) == 0 &&
    $(sysctl -n net.dcqcn.enable_ecn) == 1 ]]
 check $? "every attribute has the spec page's default"
 
@@ -47,6 +49,11 @@ check_fail "number_active_increase_steps=0 is refused" -- \
 	ip netns exec "$A" sysctl -qw net.dcqcn.number_active_increase_steps=0
 [[ $(ip netns exec "$A" sysctl -n net.dcqcn.number_active_increase_steps) == 10 ]]
 check $? "a refused write keeps the old value"
+check_fail "episode_end_gap_mbps=0 is refused (0.1 Gbit/s is 100)" -- \
+	ip netns exec "$A" sysctl -qw net.dcqcn.episode_end_gap_mbps=0
+ip netns exec "$A" sysctl -qw net.dcqcn.episode_end_gap_ppm=0 &&
+	ip netns exec "$A" sysctl -qw net.dcqcn.episode_end_gap_ppm=250
+check $? "episode_end_gap_ppm takes 0 (off, the default) and 250"
 echo 2000 > $P/data_rate_mbps
 setup_ns C
 [[ $(ip netns exec "$C" sysctl -n net.dcqcn.data_rate_mbps) == 2000 ]]
