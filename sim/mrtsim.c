@@ -752,9 +752,11 @@ void sim_mrt_snd_rx(struct sim_mrt_snd *s, const uint8_t *hdr,
 		ev = mrt_ev_index(&s->d->evs, p.ev);
 		if (p.ctrl.ctl_type == MRT_CTRL_PROBE_ACK && ev >= 0 &&
 		    ev == p.ctrl.opaque) {
-			mrt_ev_probe_ack(&s->d->evs, ev);
 			/* pdc.c's: the answer's RTT for the base RTT */
-			nscc_on_probe_rtt(&s->d->cc, (u32)((u32)now - p.ctrl.psn));
+			u64 rtt = mrt_ev_probe_ack(&s->d->evs, ev, p.ctrl.psn, now);
+
+			if (rtt)
+				nscc_on_probe_rtt(&s->d->cc, rtt);
 			push = true;
 		}
 		break;

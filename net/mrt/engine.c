@@ -97,18 +97,18 @@ static void mrt_acked(void *ctx, u32 psn)
  * shrinks), in the uet flavour not (the UET page: such a gap "is not a
  * loss signal and does not change the window").
  */
-static void mrt_lost(void *ctx, u32 psn)
+static bool mrt_lost(void *ctx, u32 psn)
 {
 	struct mrt_ack_ctx *c = ctx;
 	struct mrt_slot *sl = mrt_snd_slot(c->s, psn);
 	bool signal;
 
-	/* a packet waiting for the receiver's room or window goes at its
-	 * time
+	/* a packet already queued, or waiting for the receiver's room or
+	 * window, goes at its time: its one presumption stays unspent
 	 */
 	if (!(sl->flags & MRT_SLOT_LIVE) ||
 	    sl->flags & (MRT_SLOT_RTXQ | MRT_SLOT_WAIT | MRT_SLOT_OOR))
-		return;
+		return false;
 	c->ops->lock(c->ctx);
 	mrt_ev_loss(c->d->evs, sl->ev, c->now);
 	signal = c->d->cc->cfg.flavour != NSCC_FLAVOUR_UET;
@@ -119,6 +119,7 @@ static void mrt_lost(void *ctx, u32 psn)
 	}
 	mrt_rtxq_add(c->s, psn, MRT_RTX_SACK);
 	c->ops->sack_lost(c->ctx, psn);
+	return true;
 }
 
 int mrt_snd_ack(struct mrt_snd *s, const struct mrt_snd_dest *d,
@@ -396,6 +397,7 @@ static void mrt_snd_oor_release(struct mrt_snd *s)
 			continue;
 		sl->flags &= ~MRT_SLOT_OOR;
 		s->oor--;
+		/* (already queued, its entry serves: see mrt_snd_pick()) */
 		mrt_rtxq_add(s, psn, MRT_RTX_WINDOW);
 	}
 }
@@ -418,9 +420,12 @@ enum mrt_snd_pick mrt_snd_pick(struct mrt_snd *s, const struct mrt_snd_dest *d,
 
 			sl = mrt_snd_slot(s, psn);
 			/* an entry of a PSN acknowledged meanwhile, whose
-			 * slot may be another PSN's by now
+			 * slot may be another PSN's by now, or of one NACKed
+			 * beyond the receiver's window since it was queued
+			 * (mrt_snd_oor_release() queues it again)
 			 */
 			if (!(sl->flags & MRT_SLOT_LIVE) || sl->psn != psn ||
+			    sl->flags & MRT_SLOT_OOR ||
 			    mrt_tx_is_acked(&s->tx, psn)) {
 				s->rtxq_head++;
 				s->rtxq_len--;
@@ -491,7 +496,9 @@ u64 mrt_snd_sent(struct mrt_snd *s, const struct mrt_snd_dest *d,
 		sl = mrt_snd_slot(s, tx->psn);
 		s->rtxq_head++;
 		s->rtxq_len--;
-		sl->flags &= ~(MRT_SLOT_RTXQ | MRT_SLOT_WAIT);
+		if (sl->flags & MRT_SLOT_OOR)	/* (pick() never sends one) */
+			s->oor--;
+		sl->flags &= ~(MRT_SLOT_RTXQ | MRT_SLOT_WAIT | MRT_SLOT_OOR);
 		mrt_tx_resent(&s->tx, tx->psn);
 		if (sl->tx_count < U8_MAX)
 			sl->tx_count++;

@@ -234,15 +234,20 @@ void mrt_ev_rto(struct mrt_evset *s, unsigned int i, u64 now)
 	mrt_ev_bad(s, i, now, MRT_EV_WHY_RTO);
 }
 
-void mrt_ev_probe_ack(struct mrt_evset *s, unsigned int i)
+u64 mrt_ev_probe_ack(struct mrt_evset *s, unsigned int i, u32 stamp, u64 now)
 {
 	struct mrt_ev *e = &s->ev[i];
+	u64 rtt = 0;
 
 	if (e->state != MRT_EV_ASSUMED_BAD)
-		return;
+		return 0;
+	if (e->probe_out && (u32)e->probe_sent == stamp && now > e->probe_sent)
+		rtt = now - e->probe_sent;
+	e->probe_out = false;
 	e->losses = 0;
 	e->probe_shift = 0;
 	mrt_ev_set(s, i, MRT_EV_GOOD, MRT_EV_WHY_PROBE);
+	return rtt;
 }
 
 int mrt_ev_probe_due(struct mrt_evset *s, u64 now, u64 *next)
@@ -263,6 +268,8 @@ int mrt_ev_probe_due(struct mrt_evset *s, u64 now, u64 *next)
 	if (due >= 0) {
 		e = &s->ev[due];
 		e->st.probes++;
+		e->probe_sent = now;
+		e->probe_out = true;
 		if (e->probe_shift < 20)
 			e->probe_shift++;
 		wait = s->p.probe_ns << e->probe_shift;

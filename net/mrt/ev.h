@@ -98,6 +98,8 @@ struct mrt_ev {
 	bool queued;		/* REPS: on the recycle queue */
 	u16 credit;		/* SKIP: passes left */
 	u64 probe_at;		/* ASSUMED_BAD: the next probe, ns */
+	u64 probe_sent;		/* ASSUMED_BAD: the last probe's send time */
+	bool probe_out;		/* ... which no answer has matched yet */
 	struct mrt_ev_stats st;
 };
 
@@ -160,8 +162,13 @@ void mrt_ev_trim(struct mrt_evset *s, unsigned int i);
 void mrt_ev_nack(struct mrt_evset *s, unsigned int i);
 void mrt_ev_loss(struct mrt_evset *s, unsigned int i, u64 now);
 void mrt_ev_rto(struct mrt_evset *s, unsigned int i, u64 now);
-/* A probe of EV i was answered. */
-void mrt_ev_probe_ack(struct mrt_evset *s, unsigned int i);
+/* A probe of EV i was answered at now, the answer echoing stamp (the low
+ * 32 bits of the probe's send time): the EV is GOOD again.  Returns the
+ * RTT, from the send time kept here, if the answer is that of EV i's last
+ * probe and the first to it (stamp matches, now is later), else 0: an
+ * answer names its probe but never sets its RTT.
+ */
+u64 mrt_ev_probe_ack(struct mrt_evset *s, unsigned int i, u32 stamp, u64 now);
 
 /* An ASSUMED_BAD EV whose probe is due at now (its next probe is then
  * scheduled, the wait doubled up to probe_max_ns), or -1; *next: the

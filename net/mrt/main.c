@@ -164,9 +164,9 @@ void mrt_rec_rtt(struct mrt_net *mn, u64 now, u64 rtt_ns, u64 base_rtt_ns)
 	mrt_rec_add(&r->cur, rtt_ns);
 	mrt_rec_add(&r->total, rtt_ns);
 	local_bh_enable();
-	/* the lowest base RTT any window has reached */
+	/* the lowest base RTT any window has reached (-1: none yet) */
 	b = atomic64_read(&mn->rec_base_rtt);
-	while ((!b || base_rtt_ns < (u64)b) &&
+	while ((b == -1 || base_rtt_ns < (u64)b) &&
 	       !atomic64_try_cmpxchg(&mn->rec_base_rtt, &b, base_rtt_ns))
 		;
 }
@@ -205,8 +205,11 @@ static u64 mrt_rec_value(struct mrt_net *mn, unsigned int i)
 	u64 p = div_u64(ktime_get_ns(), MRT_REC_PERIOD_NS), qa = 0, fi = 0;
 	int cpu;
 
-	if (i == MRT_R_BASE_RTT)
-		return atomic64_read(&mn->rec_base_rtt);
+	if (i == MRT_R_BASE_RTT) {
+		s64 b = atomic64_read(&mn->rec_base_rtt);
+
+		return b == -1 ? 0 : b;
+	}
 	if (!mn->rec)
 		return 0;
 	for_each_possible_cpu(cpu) {
@@ -352,6 +355,7 @@ static int __net_init mrt_net_init(struct net *net)
 	mn->rec = alloc_percpu(struct mrt_rec_cpu);
 	if (!mn->rec)
 		return -ENOMEM;
+	atomic64_set(&mn->rec_base_rtt, -1);
 	mutex_init(&mn->tun_lock);
 	spin_lock_init(&mn->lock);
 	mutex_init(&mn->ev_set_lock);
@@ -404,6 +408,10 @@ static void __net_exit mrt_net_exit(struct net *net)
 	struct mrt_net *mn = mrt_net(net);
 
 	cancel_delayed_work_sync(&mn->gc);
+	/* the receiving PDCs' sources and their destinations' references go
+	 * in RCU callbacks that take mn->lock (mrt_src_free_rcu())
+	 */
+	rcu_barrier();
 	WARN_ON_ONCE(!xa_empty(&mn->pdcs));
 	WARN_ON_ONCE(atomic_read(&mn->nrx));
 	xa_destroy(&mn->pdcs);

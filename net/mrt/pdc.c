@@ -71,12 +71,12 @@ static void mrt_ev_note(void *ctx, unsigned int i, u8 from, u8 to, u8 why)
  */
 static struct mrt_dest *mrt_dest_hold(struct hlist_head *h,
 				      const struct mrt_addr *a, bool own,
-				      u16 base, u16 count)
+				      u16 base, u16 count, unsigned int gen)
 {
 	struct mrt_dest *d;
 
 	hlist_for_each_entry(d, h, node)
-		if (mrt_addr_eq(&d->addr, a) && d->own_evs == own &&
+		if (mrt_addr_eq(&d->addr, a) && d->own_evs == own && d->gen == gen &&
 		    (!own || (d->evs.p.base == base && d->evs.p.count == count)) &&
 		    refcount_inc_not_zero(&d->ref))
 			return d;
@@ -93,19 +93,24 @@ static u32 mrt_src_hash(const struct mrt_addr *a)
  */
 static void mrt_src_attach(struct mrt_net *mn, struct mrt_dest *d)
 {
+	struct mrt_dest *old = NULL;
 	struct mrt_src *src;
 
 	spin_lock_bh(&mn->src_lock);
 	hlist_for_each_entry(src, &mn->srcs[mrt_src_hash(&d->addr)], node) {
-		if (mrt_addr_eq(&src->addr, &d->addr)) {
-			if (!src->dest) {
-				refcount_inc(&d->ref);
-				WRITE_ONCE(src->dest, d);
-			}
-			break;
+		if (!mrt_addr_eq(&src->addr, &d->addr))
+			continue;
+		/* one made with attributes since changed gives way */
+		if (!src->dest || src->dest->gen != d->gen) {
+			old = src->dest;
+			refcount_inc(&d->ref);
+			WRITE_ONCE(src->dest, d);
 		}
+		break;
 	}
 	spin_unlock_bh(&mn->src_lock);
+	if (old)
+		mrt_dest_put(old);
 }
 
 /* The destination for ms's PDCs to a: the netns's EV set, or with ms's
@@ -124,17 +129,19 @@ static struct mrt_dest *mrt_dest_get(struct mrt_net *mn, struct mrt_sock *ms,
 		.skip_ecn = 1, .skip_trim = 4, .skip_max = 64,
 	};
 	u32 v[MRT_ATTR_COUNT];
+	unsigned int gen;
 	struct nscc_params p;
 	struct mrt_dest *d, *o;
 
 	if (grouped) {
 		spin_lock_bh(&mn->lock);
-		d = mrt_dest_hold(h, a, own, own_base, own_count);
+		d = mrt_dest_hold(h, a, own, own_base, own_count,
+				  fabric_net_gen(mn->fn));
 		spin_unlock_bh(&mn->lock);
 		if (d)
 			return d;
 	}
-	fabric_net_params(mn->fn, v);
+	gen = fabric_net_params(mn->fn, v);
 	ep.base = own ? own_base : v[MRT_A_ev_base];
 	ep.count = own ? own_count : v[MRT_A_ev_count];
 	ep.policy = v[MRT_A_ev_policy];
@@ -156,6 +163,7 @@ static struct mrt_dest *mrt_dest_get(struct mrt_net *mn, struct mrt_sock *ms,
 	d->addr = *a;
 	d->grouped = grouped;
 	d->own_evs = own;
+	d->gen = gen;
 	spin_lock_init(&d->lock);
 	INIT_LIST_HEAD(&d->waiters);
 	mrt_nscc_params(v, &p);
@@ -175,7 +183,7 @@ static struct mrt_dest *mrt_dest_get(struct mrt_net *mn, struct mrt_sock *ms,
 	nscc_init(&d->cc, &p, d->nominal, mrt_now());
 	spin_lock_bh(&mn->lock);
 	/* another sender may have made it meanwhile */
-	o = grouped ? mrt_dest_hold(h, a, own, own_base, own_count) : NULL;
+	o = grouped ? mrt_dest_hold(h, a, own, own_base, own_count, gen) : NULL;
 	if (o) {
 		spin_unlock_bh(&mn->lock);
 		kfree(d);
@@ -358,7 +366,8 @@ static void mrt_src_hold_dest(struct mrt_net *mn, struct mrt_src *src)
 	rcu_read_lock();
 	hlist_for_each_entry_rcu(d, &mn->dests[mrt_dest_hash(&src->addr)], node)
 		if (!src->dest && mrt_addr_eq(&d->addr, &src->addr) &&
-		    !d->own_evs && refcount_inc_not_zero(&d->ref)) {
+		    !d->own_evs && d->gen == fabric_net_gen(mn->fn) &&
+		    refcount_inc_not_zero(&d->ref)) {
 			WRITE_ONCE(src->dest, d);
 			break;
 		}
@@ -1085,7 +1094,7 @@ static void mrt_snd_ack_locked(void *ctx, const struct mrt_pkt *p,
 	struct mrt_dest *d = pdc->dest;
 
 	d->srtt_us = pdc->snd.rto.srtt8 / 8;
-	d->pen = p->ack.rcv_cwnd_pen;
+	WRITE_ONCE(d->pen, p->ack.rcv_cwnd_pen);
 	if (res->cc_rtt_ns == NSCC_NO_RTT)
 		return;
 	mrt_rec_rtt(pdc->mn, mrt_now(), res->cc_rtt_ns, d->cc.base_rtt);
@@ -1216,7 +1225,7 @@ static struct sk_buff *mrt_data_build(struct mrt_pdc *pdc, struct sk_buff *paylo
 	trace_mrt_tx(pdc, tx->psn, payload->len, p.flags);
 	if (pdc->monitor)
 		trace_mrt_rtt_log(pdc, false, tx->psn, 0,
-				  READ_ONCE(pdc->dest->cc.cwnd), pdc->dest->pen);
+				  READ_ONCE(pdc->dest->cc.cwnd), READ_ONCE(pdc->dest->pen));
 	cb = MRT_XMIT_CB(skb);
 	memset(cb, 0, sizeof(*cb));
 	cb->pdc = pdc;
@@ -2353,11 +2362,14 @@ static void mrt_rcv_ctrl(struct mrt_net *mn, struct sk_buff *skb,
 	spin_lock(&d->lock);
 	ev = mrt_ev_index(&d->evs, p->ev);
 	if (ev >= 0 && ev == p->ctrl.opaque) {
-		mrt_ev_probe_ack(&d->evs, ev);
 		/* the MRC page: probe answers are RTT samples for the base
-		 * RTT (the probe's send time, echoed, at most 4 s ago)
+		 * RTT; the answer to an EV's last probe only, timed from
+		 * the send time kept here (the echo names the probe)
 		 */
-		nscc_on_probe_rtt(&d->cc, (u32)((u32)mrt_now() - p->ctrl.psn));
+		u64 rtt = mrt_ev_probe_ack(&d->evs, ev, p->ctrl.psn, mrt_now());
+
+		if (rtt)
+			nscc_on_probe_rtt(&d->cc, rtt);
 	}
 	spin_unlock(&d->lock);
 	mrt_pdc_push(pdc, out);

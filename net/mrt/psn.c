@@ -165,7 +165,7 @@ bool mrt_tx_is_lost(const struct mrt_tx *t, u32 psn)
 	       mrt_bit(t->lost, t->range, psn);
 }
 
-unsigned int mrt_tx_detect_loss(struct mrt_tx *t, u32 gap, mrt_tx_acked_fn fn,
+unsigned int mrt_tx_detect_loss(struct mrt_tx *t, u32 gap, mrt_tx_lost_fn fn,
 				void *ctx)
 {
 	u32 high = t->sacked_high - 1;	/* the highest PSN acknowledged */
@@ -181,8 +181,9 @@ unsigned int mrt_tx_detect_loss(struct mrt_tx *t, u32 gap, mrt_tx_acked_fn fn,
 		/* evidence newer than the transmission, more than gap on */
 		if (!mrt_psn_after(high, ref) || high - ref <= gap)
 			continue;
+		if (!fn(ctx, p))
+			continue;
 		mrt_bit_set(t->lost, t->range, p);
-		fn(ctx, p);
 		n++;
 	}
 	return n;

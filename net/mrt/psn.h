@@ -140,6 +140,13 @@ static inline bool mrt_tx_can_send(const struct mrt_tx *t)
  */
 typedef void (*mrt_tx_acked_fn)(void *ctx, u32 psn);
 
+/* Called for a PSN a SACK gap presumes lost (mrt_tx_detect_loss()):
+ * true if the caller took it as lost; false (a packet it holds for other
+ * reasons: queued again after a trim, waiting for the receiver) leaves
+ * the PSN's one presumption unspent.
+ */
+typedef bool (*mrt_tx_lost_fn)(void *ctx, u32 psn);
+
 /* The PSN for a new packet; call only when mrt_tx_can_send(). */
 u32 mrt_tx_next(struct mrt_tx *t);
 
@@ -158,10 +165,11 @@ bool mrt_tx_is_lost(const struct mrt_tx *t, u32 psn);
  * beyond its ref (the MRC page's SACK loss rule: sack_loss_min_retx_pkts,
  * 512 by default).  The gap is the page's whatever the window: a window
  * no larger than the gap presumes no loss this way, and its losses are
- * the timer's.  Calls fn for each and returns how many.  The work is the PSNs from una
+ * the timer's.  Calls fn for each and returns how many fn took; a PSN
+ * fn did not take is not marked.  The work is the PSNs from una
  * to the highest acknowledged, at most the window.
  */
-unsigned int mrt_tx_detect_loss(struct mrt_tx *t, u32 gap, mrt_tx_acked_fn fn,
+unsigned int mrt_tx_detect_loss(struct mrt_tx *t, u32 gap, mrt_tx_lost_fn fn,
 				void *ctx);
 
 /* Applies an ACK (cack and its SACK) to the window: every PSN below cack

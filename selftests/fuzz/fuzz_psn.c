@@ -145,6 +145,16 @@ static void on_psn(void *ctx, u32 psn)
 	m.ncalled++;
 }
 
+/* the loss callback: takes every PSN but those at a distance a multiple
+ * of 3, which it leaves (as the engine leaves a packet already queued):
+ * their one presumption must stay unspent
+ */
+static bool on_lost(void *ctx, u32 psn)
+{
+	on_psn(ctx, psn);
+	return dist(psn) % 3 != 0;
+}
+
 static void calls_reset(long from, long to)
 {
 	long d;
@@ -267,10 +277,10 @@ static void tx_detect(u32 gap)
 {
 	long high = m.sacked_high - 1, d;
 	u32 g = gap;	/* the page's gap, whatever the window */
-	unsigned int want = 0, n;
+	unsigned int want = 0, calls = 0, n;
 
 	calls_reset(m.una, m.nxt);
-	n = mrt_tx_detect_loss(&m.tx, gap, on_psn, NULL);
+	n = mrt_tx_detect_loss(&m.tx, gap, on_lost, NULL);
 	for (d = m.una; d < m.sacked_high; d++) {
 		long ref = m.ref[d + SLACK];
 
@@ -279,10 +289,13 @@ static void tx_detect(u32 gap)
 		if (!(high > ref) || high - ref <= (long)g)
 			continue;
 		FUZZ_ASSERT(*at(m.called, d), "+%ld not presumed lost", d);
+		calls++;
+		if (d % 3 == 0)
+			continue;	/* left: not marked, may come again */
 		*at(m.lost, d) = true;
 		want++;
 	}
-	FUZZ_ASSERT(n == want && m.ncalled == want, "detect gap %u: %u lost, model %u",
+	FUZZ_ASSERT(n == want && m.ncalled == calls, "detect gap %u: %u lost, model %u",
 		    gap, n, want);
 	tx_check();
 }

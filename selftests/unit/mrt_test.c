@@ -487,6 +487,12 @@ static void note_acked(void *ctx, u32 psn)
 		acked_list[acked_n++] = psn;
 }
 
+static bool note_lost(void *ctx, u32 psn)
+{
+	note_acked(ctx, psn);
+	return true;
+}
+
 static u64 tx_acked[MRT_RANGE_MAX / 64], tx_lost[MRT_RANGE_MAX / 64];
 static u32 tx_ref[MRT_RANGE_MAX];
 
@@ -545,20 +551,20 @@ static void t_loss(void)
 	for (i = 1; i < 513; i += 64)
 		mrt_tx_ack(&t, 0xfffffe00, 0xfffffe00 + i, ~0ULL, note_acked, NULL);
 	acked_n = 0;
-	TAP_EQ(mrt_tx_detect_loss(&t, 512, note_acked, NULL), 0,
+	TAP_EQ(mrt_tx_detect_loss(&t, 512, note_lost, NULL), 0,
 	       "the highest acknowledged is 512 above the hole: not more than the gap, not lost");
 	mrt_tx_ack(&t, 0xfffffe00, 0xfffffe00 + 450, 1ULL << 63, note_acked, NULL);
 	acked_n = 0;
-	TAP_EQ(mrt_tx_detect_loss(&t, 512, note_acked, NULL), 1,
+	TAP_EQ(mrt_tx_detect_loss(&t, 512, note_lost, NULL), 1,
 	       "513 above (across the wrap): presumed lost");
 	tap_ok(acked_n == 1 && acked_list[0] == 0xfffffe00 && mrt_tx_is_lost(&t, 0xfffffe00),
 	       "the hole, once");
-	TAP_EQ(mrt_tx_detect_loss(&t, 512, note_acked, NULL), 0,
+	TAP_EQ(mrt_tx_detect_loss(&t, 512, note_lost, NULL), 0,
 	       "not again for the same transmission");
 	mrt_tx_resent(&t, 0xfffffe00);
 	tap_ok(mrt_tx_is_lost(&t, 0xfffffe00),
 	       "resent: still marked presumed lost (MRC: each packet is presumed lost this way at most once)");
-	TAP_EQ(mrt_tx_detect_loss(&t, 512, note_acked, NULL), 0,
+	TAP_EQ(mrt_tx_detect_loss(&t, 512, note_lost, NULL), 0,
 	       "old evidence does not presume the retransmission lost");
 	/* 300 PSNs sent after the retransmission (its ref is the 700th PSN,
 	 * 0xfffffe00 + 699); every PSN but the hole acknowledged: the
@@ -571,7 +577,7 @@ static void t_loss(void)
 			   i + 64 <= 1000 ? ~0ULL : (1ULL << (1000 - i)) - 1,
 			   note_acked, NULL);
 	acked_n = 0;
-	TAP_EQ(mrt_tx_detect_loss(&t, 128, note_acked, NULL), 0,
+	TAP_EQ(mrt_tx_detect_loss(&t, 128, note_lost, NULL), 0,
 	       "MRC, at most once: evidence 300 beyond the retransmission, more than a gap of 128, does not presume it lost again (the timer's)");
 	TAP_EQ(mrt_tx_ack(&t, 0xfffffe01, 0xfffffe01, 0, note_acked, NULL), 1,
 	       "the retransmission arrives after all: acknowledged");
@@ -641,10 +647,10 @@ static void t_tx_edges(void)
 		mrt_tx_next(&t);
 	mrt_tx_ack(&t, 0, 1, (1ULL << 22) - 1, note_acked, NULL);	/* 1..22 */
 	acked_n = 0;
-	TAP_EQ(mrt_tx_detect_loss(&t, 3, note_acked, NULL), 0,
+	TAP_EQ(mrt_tx_detect_loss(&t, 3, note_lost, NULL), 0,
 	       "acknowledged up to 22, 3 beyond ref 19: not more than the gap");
 	mrt_tx_ack(&t, 0, 23, 1, note_acked, NULL);			/* 23 */
-	TAP_EQ(mrt_tx_detect_loss(&t, 3, note_acked, NULL), 1,
+	TAP_EQ(mrt_tx_detect_loss(&t, 3, note_lost, NULL), 1,
 	       "up to 23, 4 beyond ref 19: presumed lost");
 
 	/* MRC: the gap is SACKLossMinRetxPkts whatever the window. */
@@ -655,9 +661,9 @@ static void t_tx_edges(void)
 		mrt_tx_ack(&t, 0, i, i + 64 <= 512 ? ~0ULL : (1ULL << (512 - i)) - 1,
 			   note_acked, NULL);
 	acked_n = 0;
-	TAP_EQ(mrt_tx_detect_loss(&t, 512, note_acked, NULL), 0,
+	TAP_EQ(mrt_tx_detect_loss(&t, 512, note_lost, NULL), 0,
 	       "MRC, SACK gap of more than 512: a window of 512 presumes no loss from a gap (the timer's)");
-	TAP_EQ(mrt_tx_detect_loss(&t, 510, note_acked, NULL), 1,
+	TAP_EQ(mrt_tx_detect_loss(&t, 510, note_lost, NULL), 1,
 	       "and a gap of 510 presumes the hole lost, 511 above it");
 }
 
@@ -718,10 +724,11 @@ static void mdl_acked(void *ctx, u32 psn)
 	mdl.acked[mdl_idx(psn)] = 1;
 }
 
-static void mdl_lost(void *ctx, u32 psn)
+static bool mdl_lost(void *ctx, u32 psn)
 {
 	if (mdl.acked[mdl_idx(psn)] || mdl.lost[mdl_idx(psn)]++)
 		mdl.bad++;
+	return true;
 }
 
 static u32 mdl_oldest(const struct mrt_tx *tx)
@@ -1016,7 +1023,8 @@ static void t_ev(void)
 	       "the other due probe first (one per call)");
 	tap_ok(mrt_ev_probe_due(&s, 3100, &next) == 4 && s.ev[4].probe_at == 7100,
 	       "then EV 4's again, after 4000 ns");
-	mrt_ev_probe_ack(&s, 6);
+	tap_ok(!mrt_ev_probe_ack(&s, 6, 3100 + 1, 3500) && s.ev[6].state == MRT_EV_GOOD,
+	       "an answer that echoes another stamp: GOOD again, but no RTT sample");
 	for (n = 0; n < 10; n++)
 		mrt_ev_probe_due(&s, s.ev[4].probe_at, &next);
 	{
@@ -1027,13 +1035,20 @@ static void t_ev(void)
 		       s.ev[4].st.probes == 13,
 		       "after a dozen probes the wait stays at probe_max_ns; next is reported");
 	}
-	mrt_ev_probe_ack(&s, 4);
-	tap_ok(s.ev[4].state == MRT_EV_GOOD && s.usable == 16 && ev_last_why == MRT_EV_WHY_PROBE,
-	       "a probe answered: GOOD again");
+	{
+		u64 sent = s.ev[4].probe_sent;
+
+		tap_ok(mrt_ev_probe_ack(&s, 4, (u32)sent, sent + 777) == 777 &&
+		       s.ev[4].state == MRT_EV_GOOD && s.usable == 16 &&
+		       ev_last_why == MRT_EV_WHY_PROBE,
+		       "a probe answered: GOOD again, the RTT from its own send time (MRC: probe answers are samples)");
+		tap_ok(!mrt_ev_probe_ack(&s, 4, (u32)sent, sent + 900),
+		       "a second answer to it: no sample (no probe outstanding)");
+	}
 
 	/* DENIED */
 	mrt_ev_deny(&s, 9);
-	mrt_ev_probe_ack(&s, 9);
+	mrt_ev_probe_ack(&s, 9, 0, 1);
 	mrt_ev_ack(&s, 9, false);
 	tap_ok(s.ev[9].state == MRT_EV_DENIED && mrt_ev_probe_due(&s, ~0ULL >> 1, &next) != 9,
 	       "DENIED: no probe, and neither an answer nor a probe's undoes it");
@@ -1449,6 +1464,9 @@ static void t_engine_pages(void)
 	const struct mrt_snd_cfg cfg = {
 		.rto_min_us = 100, .rto_max_us = 10000, .retry_budget = 8,
 		.sack_loss_min_retx_pkts = 512,
+	}, cfg2 = {
+		.rto_min_us = 100, .rto_max_us = 10000, .retry_budget = 8,
+		.sack_loss_min_retx_pkts = 2,
 	};
 	const u32 bytes = 4096;
 	struct nscc_params np;
@@ -1563,6 +1581,84 @@ static void t_engine_pages(void)
 	tap_ok(!mrt_snd_ack(&snd, &d, &a, now + 10000, &cfg, &eng_ops, NULL, &res) &&
 	       res.rtt_ns == 3000 && res.cc_rtt_ns == 3000,
 	       "MRC: a SACK's sample runs from the end of serialization of the transmission that drew it (3 us, not 10)");
+
+	/* uet: PSNs 0 and 1 a SACK gap queued again (their bytes still in
+	 * flight), then PSN 1 NACKed beyond the receiver's window before it
+	 * went: it is not sent beyond the window, and goes once the window
+	 * reaches it
+	 */
+	nscc_params_init(&np, NSCC_FLAVOUR_UET);
+	nscc_init(&cc, &np, bytes, 0);
+	memset(&eng, 0, sizeof(eng));
+	memset(eng_slots, 0, sizeof(eng_slots));
+	mrt_snd_init(&snd, 0, 64, eng_slots, eng_rtxq, eng_acked_bits, eng_lost_bits, eng_ref);
+	mrt_rx_init(&rx, 0, 64, eng_rx_bits);
+	for (i = 0; i < 8; i++) {
+		mrt_snd_pick(&snd, &d, now, true, bytes, &cfg2, &eng_ops, NULL, &tx[i]);
+		mrt_snd_sent(&snd, &d, &tx[i], now, bytes, false, &cfg2, &eng_ops, NULL);
+	}
+	for (i = 2; i < 8; i++)
+		mrt_rx_accept(&rx, i, bytes);
+	a = eng_ack_of(&rx, 7, mrt_ev_port(&evs, tx[7].ev), false);
+	mrt_snd_ack(&snd, &d, &a, now + 1000, &cfg2, &eng_ops, NULL, &res);
+	ok = snd.rtxq_len == 2 && eng.sack_lost == 2;
+	n = (struct mrt_pkt){ .type = MRT_TYPE_NACK, .ev = mrt_ev_port(&evs, tx[1].ev) };
+	n.nack.nack_psn = 1;
+	n.nack.nack_code = MRT_NACK_PSN_OOR_WINDOW;
+	n.nack.payload = 64;
+	ok &= mrt_snd_nack(&snd, &d, &n, now + 1000, &cfg2, &eng_ops, NULL) ==
+	      MRT_SND_NACK_WINDOW && snd.oor == 1;
+	snd.peer_range = 1;	/* the receiver's window: PSN 0 alone */
+	ok &= mrt_snd_pick(&snd, &d, now, false, 0, &cfg2, &eng_ops, NULL, &tx[0]) ==
+	      MRT_SND_SEND && tx[0].psn == 0;
+	mrt_snd_sent(&snd, &d, &tx[0], now + 2000, bytes, false, &cfg2, &eng_ops, NULL);
+	ok &= mrt_snd_pick(&snd, &d, now, false, 0, &cfg2, &eng_ops, NULL, &tx[1]) ==
+	      MRT_SND_NONE && !snd.rtxq_len &&
+	      (mrt_snd_slot(&snd, 1)->flags & (MRT_SLOT_OOR | MRT_SLOT_RTXQ)) == MRT_SLOT_OOR;
+	tap_ok(ok,
+	       "uet: a packet queued after a SACK gap and then NACKed beyond the window is not sent beyond it");
+	mrt_rx_accept(&rx, 0, bytes);
+	a = eng_ack_of(&rx, 0, mrt_ev_port(&evs, tx[0].ev), true);
+	mrt_snd_ack(&snd, &d, &a, now + 3000, &cfg2, &eng_ops, NULL, &res);
+	tap_ok(snd.tx.una == 1 &&
+	       mrt_snd_pick(&snd, &d, now, false, 0, &cfg2, &eng_ops, NULL, &tx[1]) ==
+	       MRT_SND_SEND && tx[1].psn == 1 && tx[1].retx && !snd.oor,
+	       "and it goes once the window reaches it");
+
+	/* a SACK gap leaves a packet already queued (after a trim) with its
+	 * one presumption unspent
+	 */
+	nscc_params_init(&np, NSCC_FLAVOUR_MRC);
+	nscc_init(&cc, &np, bytes, 0);
+	memset(&eng, 0, sizeof(eng));
+	memset(eng_slots, 0, sizeof(eng_slots));
+	mrt_snd_init(&snd, 0, 64, eng_slots, eng_rtxq, eng_acked_bits, eng_lost_bits, eng_ref);
+	mrt_rx_init(&rx, 0, 64, eng_rx_bits);
+	for (i = 0; i < 8; i++) {
+		mrt_snd_pick(&snd, &d, now, true, bytes, &cfg2, &eng_ops, NULL, &tx[i]);
+		mrt_snd_sent(&snd, &d, &tx[i], now, bytes, false, &cfg2, &eng_ops, NULL);
+	}
+	n = (struct mrt_pkt){ .type = MRT_TYPE_NACK, .ev = mrt_ev_port(&evs, tx[0].ev) };
+	n.nack.nack_psn = 0;
+	n.nack.nack_code = MRT_NACK_TRIMMED;
+	ok = mrt_snd_nack(&snd, &d, &n, now + 500, &cfg2, &eng_ops, NULL) == MRT_SND_NACK_RETX;
+	for (i = 1; i < 8; i++)
+		mrt_rx_accept(&rx, i, bytes);
+	a = eng_ack_of(&rx, 7, mrt_ev_port(&evs, tx[7].ev), false);
+	mrt_snd_ack(&snd, &d, &a, now + 1000, &cfg2, &eng_ops, NULL, &res);
+	tap_ok(ok && !eng.sack_lost && !mrt_tx_is_lost(&snd.tx, 0),
+	       "MRC, at most once: a SACK gap over a packet already queued (trimmed) spends no presumption");
+	mrt_snd_pick(&snd, &d, now, false, 0, &cfg2, &eng_ops, NULL, &tx[0]);
+	mrt_snd_sent(&snd, &d, &tx[0], now + 1000, 0, false, &cfg2, &eng_ops, NULL);
+	for (i = 0; i < 8; i++) {
+		mrt_snd_pick(&snd, &d, now, true, bytes, &cfg2, &eng_ops, NULL, &tx[1]);
+		mrt_snd_sent(&snd, &d, &tx[1], now + 1000, bytes, false, &cfg2, &eng_ops, NULL);
+		mrt_rx_accept(&rx, tx[1].psn, bytes);
+	}
+	a = eng_ack_of(&rx, tx[1].psn, mrt_ev_port(&evs, tx[1].ev), false);
+	mrt_snd_ack(&snd, &d, &a, now + 2000, &cfg2, &eng_ops, NULL, &res);
+	tap_ok(eng.sack_lost == 1 && mrt_tx_is_lost(&snd.tx, 0),
+	       "so its retransmission, lost too, is presumed lost from a SACK gap (once)");
 
 	/* a window below 4,095 bytes: every packet asks */
 	nscc_init(&cc, &np, bytes, 0);
