@@ -19,7 +19,10 @@
  *     and carries a trimmable DSCP is cut to trim_size bytes
  *     (sch_fabric_trim.c), given trim_dscp, and queued in a header queue of
  *     trim_limit bytes that is served first, as NDP and Ultra Ethernet
- *     switches do.  A full header queue drops it.
+ *     switches do.  A full header queue drops it.  A header a port
+ *     upstream trimmed (trim_dscp, trim_size long) joins the header queue
+ *     too, at any backlog: headers go first at every hop, so one that
+ *     outran a congested port is not dropped as data at the next.
  *   - Stats: every dequeued packet's queueing delay goes into a log2
  *     histogram in microseconds (struct tc_fabric_xstats), with marks,
  *     trims and drops by reason.
@@ -93,16 +96,16 @@ static void fab_account_in(struct Qdisc *sch, struct sk_buff *skb)
 				  sch->qstats.backlog);
 }
 
-/* A trimmed arrival (now qdisc_pkt_len(skb) long, orig_len before) joins
- * the header queue, or is dropped if that is full.
+/* A header (now qdisc_pkt_len(skb) long, orig_len before: trimmed here,
+ * or as it arrived if a port upstream trimmed it) joins the header queue,
+ * or is dropped if that is full.
  */
-static int fab_enqueue_trimmed(struct sk_buff *skb, struct Qdisc *sch,
-			       struct sk_buff **to_free, unsigned int orig_len)
+static int fab_enqueue_hdr(struct sk_buff *skb, struct Qdisc *sch,
+			   struct sk_buff **to_free, unsigned int orig_len)
 {
 	struct fab_sched_data *q = qdisc_priv(sch);
 	unsigned int len = qdisc_pkt_len(skb);
 
-	q->st.trimmed++;
 	if (q->hdr_bytes + len > q->cfg.trim_limit) {
 		q->st.trim_dropped++;
 		return qdisc_drop(skb, sch, to_free);
@@ -113,7 +116,8 @@ static int fab_enqueue_trimmed(struct sk_buff *skb, struct Qdisc *sch,
 	/* Ancestors add orig_len when this returns; take the cut off now
 	 * (with our qlen non-zero, so no parent class is told we emptied).
 	 */
-	qdisc_tree_reduce_backlog(sch, 0, orig_len - len);
+	if (orig_len != len)
+		qdisc_tree_reduce_backlog(sch, 0, orig_len - len);
 	return NET_XMIT_SUCCESS;
 }
 
@@ -125,13 +129,16 @@ static int fab_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	const struct fab_config *cfg = &q->cfg;
 	unsigned int len = qdisc_pkt_len(skb);
 
+	if (cfg->trim_at && fab_trimmed_header(cfg, skb))
+		return fab_enqueue_hdr(skb, sch, to_free, len);
 	if (cfg->trim_at && q->data_bytes + len > cfg->trim_at &&
 	    fab_trimmable(cfg, skb)) {
 		int err = fab_trim(cfg, skb);
 
 		if (!err) {
+			q->st.trimmed++;
 			fab_set_pkt_len(sch, skb);
-			return fab_enqueue_trimmed(skb, sch, to_free, len);
+			return fab_enqueue_hdr(skb, sch, to_free, len);
 		}
 		if (err == -EOPNOTSUPP)
 			q->st.untrimmable++;

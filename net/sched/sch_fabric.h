@@ -68,6 +68,7 @@ static inline struct fab_skb_cb *fab_skb_cb(struct sk_buff *skb)
 
 /* sch_fabric_trim.c */
 bool fab_trimmable(const struct fab_config *cfg, struct sk_buff *skb);
+bool fab_trimmed_header(const struct fab_config *cfg, struct sk_buff *skb);
 int fab_trim(const struct fab_config *cfg, struct sk_buff *skb);
 
 /* sch_fabric_nl.c */

@@ -56,6 +56,39 @@ bool fab_trimmable(const struct fab_config *cfg, struct sk_buff *skb)
 	return dscp < 64 && (cfg->trim_dscp_mask & BIT_ULL(dscp));
 }
 
+/* A header a port upstream trimmed: plain UDP (as fab_trim() cuts) with
+ * trim_dscp, exactly as long as a trim here leaves a datagram.  A fabric
+ * serves trimmed headers first at every hop (NDP's and the UEC
+ * simulator's switches queue a header-only packet with priority
+ * wherever it arrives; a switch maps the trimmed DSCP to its priority
+ * queue), so such a packet joins the header queue here too rather than
+ * being dropped as data when this port is also full.
+ */
+bool fab_trimmed_header(const struct fab_config *cfg, struct sk_buff *skb)
+{
+	unsigned int iplen, hlen;
+
+	/* fab_dscp() pulled the IP header */
+	if (fab_dscp(skb) != cfg->trim_dscp)
+		return false;
+	if (skb_protocol(skb, true) == htons(ETH_P_IPV6)) {
+		if (ipv6_hdr(skb)->nexthdr != IPPROTO_UDP)
+			return false;
+		hlen = sizeof(struct ipv6hdr);
+		iplen = hlen + ntohs(ipv6_hdr(skb)->payload_len);
+	} else {
+		const struct iphdr *iph = ip_hdr(skb);
+
+		if (iph->protocol != IPPROTO_UDP || ip_is_fragment(iph) ||
+		    iph->ihl < 5)
+			return false;
+		hlen = iph->ihl * 4;
+		iplen = ntohs(iph->tot_len);
+	}
+	return iplen == max_t(unsigned int, cfg->trim_size,
+			      hlen + sizeof(struct udphdr));
+}
+
 static __sum16 fab_udp_csum(struct sk_buff *skb, bool v6, int uoff,
 			    unsigned int ulen)
 {

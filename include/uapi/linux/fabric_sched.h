@@ -56,7 +56,9 @@ enum {
 struct tc_fabric_xstats {
 	__u64 ecn_marked;	/* ECT packets marked CE */
 	__u64 trimmed;		/* packets cut to trim_size */
-	__u64 trim_dropped;	/* trimmed, then dropped: header queue full */
+	__u64 trim_dropped;	/* a header (trimmed here or upstream)
+				 * dropped: header queue full
+				 */
 	__u64 drop_limit;	/* dropped: data queue full */
 	__u64 untrimmable;	/* trimmable DSCP above trim_at, but not UDP
 				 * or already short: handled as data
