@@ -94,7 +94,8 @@ struct PortStats
 
 /* sch_fabric as an ns-3 queue disc: rate, a data queue of limit bytes,
  * ECN marking on its instantaneous backlog, trimming of trimmable UDP
- * datagrams into a strict-priority header queue.  Host NICs use the
+ * datagrams into a strict-priority header queue, which headers trimmed
+ * upstream join too.  Host NICs use the
  * same class in host mode: packets of at most ctl_bytes (ACKs, NACKs,
  * trimmed headers) go ahead of data, and nothing is marked or trimmed.
  */
@@ -115,6 +116,7 @@ class FabricQueueDisc : public ns3::QueueDisc
     void InitializeParams() override;
     bool ShouldMark();
     ns3::Ptr<ns3::QueueDiscItem> Trim(ns3::Ptr<ns3::QueueDiscItem> item);
+    bool TrimmedHeader(ns3::Ptr<ns3::QueueDiscItem> item);
 
     PortConfig m_cfg;
     PortStats* m_st = nullptr;

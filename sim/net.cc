@@ -150,6 +150,18 @@ Ptr<QueueDiscItem> FabricQueueDisc::Trim(Ptr<QueueDiscItem> item)
     return Create<Ipv4QueueDiscItem>(p, ip->GetAddress(), ip->GetProtocol(), h);
 }
 
+/* sch_fabric_trim.c's fab_trimmed_header(): a plain UDP datagram exactly
+ * as long as Trim() leaves one (its DSCP, trim_dscp, is the caller's to
+ * check).
+ */
+bool FabricQueueDisc::TrimmedHeader(Ptr<QueueDiscItem> item)
+{
+    auto ip = DynamicCast<Ipv4QueueDiscItem>(item);
+
+    return ip && ip->GetHeader().GetProtocol() == 17 && ip->GetHeader().IsLastFragment() &&
+           ip->GetHeader().GetFragmentOffset() == 0 && ip->GetSize() == m_cfg.trim_size;
+}
+
 static uint8_t Dscp(Ptr<QueueDiscItem> item)
 {
     auto ip = DynamicCast<Ipv4QueueDiscItem>(item);
@@ -175,22 +187,28 @@ bool FabricQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
         (ctl ? m_hdr_bytes : m_data_bytes) += len;
     } else {
         uint8_t d = Dscp(item);
+        Ptr<QueueDiscItem> t;
 
-        if (m_cfg.trim_at && m_data_bytes + len > m_cfg.trim_at && d < 64 &&
-            (m_cfg.trim_dscp_mask >> d & 1)) {
-            Ptr<QueueDiscItem> t = Trim(item);
-
-            if (t) {
+        /* as sch_fabric: a header a port upstream trimmed joins the
+         * header queue, at any backlog, as one trimmed here does
+         */
+        if (m_cfg.trim_at && d == m_cfg.trim_dscp && TrimmedHeader(item)) {
+            t = item;
+        } else if (m_cfg.trim_at && m_data_bytes + len > m_cfg.trim_at && d < 64 &&
+                   (m_cfg.trim_dscp_mask >> d & 1)) {
+            t = Trim(item);
+            if (t)
                 m_st->trimmed++;
-                if (m_hdr_bytes + t->GetSize() > m_cfg.trim_limit) {
-                    m_st->trim_dropped++;
-                    DropBeforeEnqueue(item, "trim_limit");
-                    return false;
-                }
-                m_hdr_bytes += t->GetSize();
-                GetInternalQueue(1)->Enqueue(t);
-                goto queued;
+        }
+        if (t) {
+            if (m_hdr_bytes + t->GetSize() > m_cfg.trim_limit) {
+                m_st->trim_dropped++;
+                DropBeforeEnqueue(item, "trim_limit");
+                return false;
             }
+            m_hdr_bytes += t->GetSize();
+            GetInternalQueue(1)->Enqueue(t);
+            goto queued;
         }
         if (m_data_bytes + len > m_cfg.limit) {
             m_st->dropped++;
