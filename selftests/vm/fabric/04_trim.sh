@@ -9,6 +9,8 @@
 # with DSCP 11, a valid checksum (the kernel checked it) and the right
 # length, and ahead of data queued before them (the header queue is served
 # first).  Datagrams without the DSCP are dropped at the limit instead.
+# A header trimmed upstream (DSCP 11, trim_size long) joins the header
+# queue here too, even behind a full data queue.
 source "$(dirname "$0")/../lib.sh"
 
 U="$(dirname "$0")/../udpburst.py"
@@ -75,4 +77,32 @@ log "not trimmable: sizes $(jq -c .sizes <<<"$r"), drops +$(( $(fabric_stat "$R"
    $(fabric_stat "$R" r1 trimmed) -eq $before &&
    $(fabric_stat "$R" r1 drop_limit) -gt $before_drop ]]
 check $? "datagrams without the trimmable DSCP are dropped at the limit, never trimmed"
+
+# A header a port upstream trimmed (DSCP 11, the port's trim_dscp, and
+# trim_size long: 100 bytes of UDP payload over IPv4) joins the header
+# queue at any backlog: behind a data queue full to its limit, 20 of them
+# are neither dropped nor counted as trims here, and they overtake the
+# queued data.
+out=$(mktemp)
+hold_new hold
+udp_recv "$B" "$out" 198.18.2.1 7100 --idle 3 --while-exists "$hold"
+ip netns exec "$A" python3 "$U" send 198.18.2.1 7100 --count 100 --size 1000 --tos 0x00 >/dev/null
+read -r d0 t0 h0 < <(fabric_stats "$R" r1 drop_limit trimmed trim_dropped | xargs)
+ip netns exec "$A" python3 "$U" send 198.18.2.1 7100 --count 20 --size 100 --tos 0x2c >/dev/null
+read -r d1 t1 h1 < <(fabric_stats "$R" r1 drop_limit trimmed trim_dropped | xargs)
+tcf -n "$R" qdisc change dev r1 root fabric rate 100mbit
+busywait 30000 qlen0
+rm -f "$hold"
+wait
+tcf -n "$R" qdisc change dev r1 root fabric rate 1kbit
+r=$(cat "$out")
+rm -f "$out" "$out.err"
+hdrs=$(jq '[.seqs[] | select(.[1] == 100)] | length' <<<"$r")
+log "upstream-trimmed headers: $hdrs of 20 arrived; drop_limit +$((d1 - d0)) (data before: +$d0)," \
+	"trimmed +$((t1 - t0)), trim_dropped +$((h1 - h0))"
+(( hdrs == 20 && d1 == d0 && t1 == t0 && h1 == h0 ))
+check $? "a header trimmed upstream joins the header queue behind a full data queue: none dropped, none counted as a trim here"
+jq -e '.seqs as $q | [range(0; $q | length) as $i | range($i + 1; $q | length) as $j
+	| select($q[$i][1] == 100 and $q[$j][1] == 1000)] | length > 0' <<<"$r" >/dev/null
+check $? "and it is served before the data queued ahead of it"
 exit $RET
