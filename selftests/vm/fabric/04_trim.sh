@@ -98,7 +98,7 @@ tcf -n "$R" qdisc change dev r1 root fabric rate 1kbit
 r=$(cat "$out")
 rm -f "$out" "$out.err"
 hdrs=$(jq '[.seqs[] | select(.[1] == 100)] | length' <<<"$r")
-log "upstream-trimmed headers: $hdrs of 20 arrived; drop_limit +$((d1 - d0)) (data before: +$d0)," \
+log "upstream-trimmed headers: $hdrs of 20 arrived; drop_limit +$((d1 - d0)) (the data: $d0 so far)," \
 	"trimmed +$((t1 - t0)), trim_dropped +$((h1 - h0))"
 (( hdrs == 20 && d1 == d0 && t1 == t0 && h1 == h0 ))
 check $? "a header trimmed upstream joins the header queue behind a full data queue: none dropped, none counted as a trim here"
