@@ -245,6 +245,14 @@ static void TxEnd(uint32_t host, Ptr<const Packet> p)
 
 void StartMrtFlows(const Scenario& c, const Endpoint& ep)
 {
+    /* a trim must leave the receiver mrt's header to NACK: IPv4 (20), UDP
+     * (8) and the DATA header
+     */
+    if (c.U64("switch.trim_at", 0, 0, 1 << 30) &&
+        c.U64("switch.trim_size", 128, 64, 65535) < 28 + SIM_MRT_DATA_HDR_LEN)
+        c.Fail("switch.trim_size", "below " + std::to_string(28 + SIM_MRT_DATA_HDR_LEN) +
+                                       ": a trimmed mrt packet keeps IPv4, UDP and mrt's "
+                                       "DATA header, or no trim can be NACKed");
     g_hosts.resize(g_topo.hosts);
     for (uint32_t i = 0; i < g_topo.hosts; i++) {
         Ptr<Node> n = g_topo.host_nodes.Get(i);
