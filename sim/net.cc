@@ -189,10 +189,13 @@ bool FabricQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
         uint8_t d = Dscp(item);
         Ptr<QueueDiscItem> t;
 
-        /* as sch_fabric: a header a port upstream trimmed joins the
-         * header queue, at any backlog, as one trimmed here does
+        /* as sch_fabric: a header a port upstream trimmed (trim_dscp,
+         * not 0, not trimmable here) joins the header queue above
+         * trim_at, as one trimmed here does
          */
-        if (m_cfg.trim_at && d == m_cfg.trim_dscp && TrimmedHeader(item)) {
+        if (m_cfg.trim_at && m_data_bytes + len > m_cfg.trim_at && m_cfg.trim_dscp &&
+            !(m_cfg.trim_dscp_mask >> m_cfg.trim_dscp & 1) && d == m_cfg.trim_dscp &&
+            TrimmedHeader(item)) {
             t = item;
         } else if (m_cfg.trim_at && m_data_bytes + len > m_cfg.trim_at && d < 64 &&
                    (m_cfg.trim_dscp_mask >> d & 1)) {

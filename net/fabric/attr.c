@@ -62,7 +62,7 @@ static int fabric_attr_format(const struct fabric_attr_desc *d, u32 val,
 	return scnprintf(buf, len, "%u%s", val, newline ? "\n" : "");
 }
 
-unsigned int fabric_net_params(const struct fabric_net *fn, u32 *out)
+void fabric_net_params(const struct fabric_net *fn, u32 *out)
 {
 	unsigned int i, seq;
 
@@ -71,7 +71,6 @@ unsigned int fabric_net_params(const struct fabric_net *fn, u32 *out)
 		for (i = 0; i < fn->mod->nattrs; i++)
 			out[i] = READ_ONCE(fn->attr[i]);
 	} while (read_seqretry(&fn->seq, seq));
-	return seq;
 }
 EXPORT_SYMBOL_GPL(fabric_net_params);
 

@@ -153,8 +153,14 @@ int mrt_snd_ack(struct mrt_snd *s, const struct mrt_snd_dest *d,
 	if (c.newly)
 		s->wait_shift = 0;
 
+	/* A service time not below the RTT it is part of is no receiver's
+	 * hold but a lie: no sample (a sample of 0 would take the shared
+	 * base RTT and max window with it).
+	 */
+	if (c.rtt_ns != NSCC_NO_RTT && service >= c.rtt_ns)
+		c.rtt_ns = NSCC_NO_RTT;
 	if (c.rtt_ns != NSCC_NO_RTT) {
-		u64 rtt = c.rtt_ns > service ? c.rtt_ns - service : 0;
+		u64 rtt = c.rtt_ns - service;
 
 		/* NSCC takes the service time off itself.  Not the RTT of
 		 * a SYN packet: it holds the peer's PDC setup and often a
@@ -398,6 +404,7 @@ static void mrt_snd_oor_release(struct mrt_snd *s)
 		sl->flags &= ~MRT_SLOT_OOR;
 		s->oor--;
 		/* (already queued, its entry serves: see mrt_snd_pick()) */
+		sl->cause = MRT_RTX_WINDOW;
 		mrt_rtxq_add(s, psn, MRT_RTX_WINDOW);
 	}
 }
@@ -421,11 +428,12 @@ enum mrt_snd_pick mrt_snd_pick(struct mrt_snd *s, const struct mrt_snd_dest *d,
 			sl = mrt_snd_slot(s, psn);
 			/* an entry of a PSN acknowledged meanwhile, whose
 			 * slot may be another PSN's by now, or of one NACKed
-			 * beyond the receiver's window since it was queued
-			 * (mrt_snd_oor_release() queues it again)
+			 * since it was queued: beyond the receiver's window
+			 * (mrt_snd_oor_release() queues it again) or asked to
+			 * wait (the timer queues it at wait_until)
 			 */
 			if (!(sl->flags & MRT_SLOT_LIVE) || sl->psn != psn ||
-			    sl->flags & MRT_SLOT_OOR ||
+			    sl->flags & (MRT_SLOT_OOR | MRT_SLOT_WAIT) ||
 			    mrt_tx_is_acked(&s->tx, psn)) {
 				s->rtxq_head++;
 				s->rtxq_len--;

@@ -211,6 +211,7 @@ static void mrt_ev_bad(struct mrt_evset *s, unsigned int i, u64 now, u8 why)
 
 	if (!mrt_ev_usable(e->state))
 		return;
+	e->probe_out = false;
 	e->probe_shift = 0;
 	e->probe_at = now + s->p.probe_ns;
 	s->probe_next = min(s->probe_next, e->probe_at);

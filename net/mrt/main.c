@@ -408,10 +408,6 @@ static void __net_exit mrt_net_exit(struct net *net)
 	struct mrt_net *mn = mrt_net(net);
 
 	cancel_delayed_work_sync(&mn->gc);
-	/* the receiving PDCs' sources and their destinations' references go
-	 * in RCU callbacks that take mn->lock (mrt_src_free_rcu())
-	 */
-	rcu_barrier();
 	WARN_ON_ONCE(!xa_empty(&mn->pdcs));
 	WARN_ON_ONCE(atomic_read(&mn->nrx));
 	xa_destroy(&mn->pdcs);
@@ -421,10 +417,20 @@ static void __net_exit mrt_net_exit(struct net *net)
 	mn->rec = NULL;
 }
 
+/* After the netns's exits, before their state is freed: the receiving
+ * PDCs' sources and their destinations' references go in RCU callbacks
+ * that take mn->lock (mrt_src_free_rcu()); one barrier for the batch.
+ */
+static void __net_exit mrt_net_exit_batch(struct list_head *net_list)
+{
+	rcu_barrier();
+}
+
 static struct pernet_operations mrt_net_ops = {
 	.init	= mrt_net_init,
 	.pre_exit = mrt_net_pre_exit,
 	.exit	= mrt_net_exit,
+	.exit_batch = mrt_net_exit_batch,
 	.id	= &mrt_net_id,
 	.size	= sizeof(struct mrt_net),
 };

@@ -389,10 +389,10 @@ struct mrt_dest {
 	struct mrt_addr addr;
 	bool grouped;
 	bool own_evs;			/* its EV set is a socket's (MRT_EVS) */
-	unsigned int gen;		/* the attributes it was made with
-					 * (fabric_net_gen()): a new PDC
-					 * takes a destination made with the
-					 * current ones only
+	u32 gen;			/* the attributes it was made with,
+					 * hashed (pdc.c's mrt_dest_digest()):
+					 * a new PDC takes a destination made
+					 * with the current ones only
 					 */
 	u32 cookie;			/* the peer host's last cookie, 0: none */
 	spinlock_t lock;		/* cc, evs, waiters */

@@ -69,6 +69,34 @@ static void mrt_ev_note(void *ctx, unsigned int i, u8 from, u8 to, u8 why)
  * mn->lock.  own: the EV set base, count of a socket's MRT_EVS, which only
  * a destination of that same set matches; else one of the netns's sets.
  */
+/* The attributes a destination is made with (its EV set, its NSCC, the
+ * nominal packet), hashed: a destination is shared only by PDCs that
+ * would make the same one.
+ */
+static u32 mrt_dest_digest(const u32 *v)
+{
+	u32 k[7 + NSCC_ATTR_COUNT];
+
+	k[0] = v[MRT_A_mss];
+	k[1] = v[MRT_A_ev_base];
+	k[2] = v[MRT_A_ev_count];
+	k[3] = v[MRT_A_ev_policy];
+	k[4] = v[MRT_A_ev_bad_losses];
+	k[5] = v[MRT_A_rto_min_us];
+	k[6] = v[MRT_A_rto_max_us];
+	memcpy(k + 7, v + MRT_A_NSCC, NSCC_ATTR_COUNT * sizeof(u32));
+	return mrt_hash(k, sizeof(k));
+}
+
+/* The digest of mn's attributes now. */
+static u32 mrt_dest_digest_now(struct mrt_net *mn)
+{
+	u32 v[MRT_ATTR_COUNT];
+
+	fabric_net_params(mn->fn, v);
+	return mrt_dest_digest(v);
+}
+
 static struct mrt_dest *mrt_dest_hold(struct hlist_head *h,
 				      const struct mrt_addr *a, bool own,
 				      u16 base, u16 count, unsigned int gen)
@@ -129,19 +157,19 @@ static struct mrt_dest *mrt_dest_get(struct mrt_net *mn, struct mrt_sock *ms,
 		.skip_ecn = 1, .skip_trim = 4, .skip_max = 64,
 	};
 	u32 v[MRT_ATTR_COUNT];
-	unsigned int gen;
+	u32 gen;
 	struct nscc_params p;
 	struct mrt_dest *d, *o;
 
+	fabric_net_params(mn->fn, v);
+	gen = mrt_dest_digest(v);
 	if (grouped) {
 		spin_lock_bh(&mn->lock);
-		d = mrt_dest_hold(h, a, own, own_base, own_count,
-				  fabric_net_gen(mn->fn));
+		d = mrt_dest_hold(h, a, own, own_base, own_count, gen);
 		spin_unlock_bh(&mn->lock);
 		if (d)
 			return d;
 	}
-	gen = fabric_net_params(mn->fn, v);
 	ep.base = own ? own_base : v[MRT_A_ev_base];
 	ep.count = own ? own_count : v[MRT_A_ev_count];
 	ep.policy = v[MRT_A_ev_policy];
@@ -359,14 +387,16 @@ found:
 static void mrt_src_hold_dest(struct mrt_net *mn, struct mrt_src *src)
 {
 	struct mrt_dest *d;
+	u32 gen;
 
 	if (READ_ONCE(src->dest))
 		return;
+	gen = mrt_dest_digest_now(mn);
 	spin_lock_bh(&mn->src_lock);
 	rcu_read_lock();
 	hlist_for_each_entry_rcu(d, &mn->dests[mrt_dest_hash(&src->addr)], node)
 		if (!src->dest && mrt_addr_eq(&d->addr, &src->addr) &&
-		    !d->own_evs && d->gen == fabric_net_gen(mn->fn) &&
+		    !d->own_evs && d->gen == gen &&
 		    refcount_inc_not_zero(&d->ref)) {
 			WRITE_ONCE(src->dest, d);
 			break;

@@ -20,8 +20,9 @@
  *     (sch_fabric_trim.c), given trim_dscp, and queued in a header queue of
  *     trim_limit bytes that is served first, as NDP and Ultra Ethernet
  *     switches do.  A full header queue drops it.  A header a port
- *     upstream trimmed (trim_dscp, trim_size long) joins the header queue
- *     too, at any backlog: headers go first at every hop, so one that
+ *     upstream trimmed (trim_dscp, not 0 and not trimmable here,
+ *     trim_size long) joins the header queue too above trim_at, where a
+ *     trimmable packet would: headers go first at every hop, so one that
  *     outran a congested port is not dropped as data at the next.
  *   - Stats: every dequeued packet's queueing delay goes into a log2
  *     histogram in microseconds (struct tc_fabric_xstats), with marks,
@@ -129,7 +130,12 @@ static int fab_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	const struct fab_config *cfg = &q->cfg;
 	unsigned int len = qdisc_pkt_len(skb);
 
-	if (cfg->trim_at && fab_trimmed_header(cfg, skb))
+	/* Above trim_at, where this port would trim it were it data, a
+	 * header trimmed upstream joins the header queue: no more priority
+	 * than a trimmable packet already gets here by being cut.
+	 */
+	if (cfg->trim_at && q->data_bytes + len > cfg->trim_at &&
+	    fab_trimmed_header(cfg, skb))
 		return fab_enqueue_hdr(skb, sch, to_free, len);
 	if (cfg->trim_at && q->data_bytes + len > cfg->trim_at &&
 	    fab_trimmable(cfg, skb)) {

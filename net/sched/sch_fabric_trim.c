@@ -57,7 +57,8 @@ bool fab_trimmable(const struct fab_config *cfg, struct sk_buff *skb)
 }
 
 /* A header a port upstream trimmed: plain UDP (as fab_trim() cuts) with
- * trim_dscp, exactly as long as a trim here leaves a datagram.  A fabric
+ * trim_dscp (not 0, not trimmable here), exactly as long as a trim here
+ * leaves a datagram, and that long in fact.  A fabric
  * serves trimmed headers first at every hop (NDP's and the UEC
  * simulator's switches queue a header-only packet with priority
  * wherever it arrives; a switch maps the trimmed DSCP to its priority
@@ -68,6 +69,9 @@ bool fab_trimmed_header(const struct fab_config *cfg, struct sk_buff *skb)
 {
 	unsigned int iplen, hlen;
 
+	/* trim_dscp 0 (best effort) or a trimmable one names no header */
+	if (!cfg->trim_dscp || (cfg->trim_dscp_mask & BIT_ULL(cfg->trim_dscp)))
+		return false;
 	/* fab_dscp() pulled the IP header */
 	if (fab_dscp(skb) != cfg->trim_dscp)
 		return false;
@@ -85,8 +89,10 @@ bool fab_trimmed_header(const struct fab_config *cfg, struct sk_buff *skb)
 		hlen = iph->ihl * 4;
 		iplen = ntohs(iph->tot_len);
 	}
+	/* what it says it is, and what it is */
 	return iplen == max_t(unsigned int, cfg->trim_size,
-			      hlen + sizeof(struct udphdr));
+			      hlen + sizeof(struct udphdr)) &&
+	       skb->len - skb_network_offset(skb) == iplen;
 }
 
 static __sum16 fab_udp_csum(struct sk_buff *skb, bool v6, int uoff,

@@ -1660,6 +1660,45 @@ static void t_engine_pages(void)
 	tap_ok(eng.sack_lost == 1 && mrt_tx_is_lost(&snd.tx, 0),
 	       "so its retransmission, lost too, is presumed lost from a SACK gap (once)");
 
+	/* a NO_RESOURCE NACK for a packet already queued (uet, SACK gap):
+	 * it waits until wait_until, as any NACKed packet
+	 */
+	nscc_params_init(&np, NSCC_FLAVOUR_UET);
+	nscc_init(&cc, &np, bytes, 0);
+	memset(&eng, 0, sizeof(eng));
+	memset(eng_slots, 0, sizeof(eng_slots));
+	mrt_snd_init(&snd, 0, 64, eng_slots, eng_rtxq, eng_acked_bits, eng_lost_bits, eng_ref);
+	mrt_rx_init(&rx, 0, 64, eng_rx_bits);
+	for (i = 0; i < 8; i++) {
+		mrt_snd_pick(&snd, &d, now, true, bytes, &cfg2, &eng_ops, NULL, &tx[i]);
+		mrt_snd_sent(&snd, &d, &tx[i], now, bytes, false, &cfg2, &eng_ops, NULL);
+	}
+	for (i = 1; i < 8; i++)
+		mrt_rx_accept(&rx, i, bytes);
+	a = eng_ack_of(&rx, 7, mrt_ev_port(&evs, tx[7].ev), false);
+	mrt_snd_ack(&snd, &d, &a, now + 1000, &cfg2, &eng_ops, NULL, &res);
+	n = (struct mrt_pkt){ .type = MRT_TYPE_NACK, .ev = mrt_ev_port(&evs, tx[0].ev) };
+	n.nack.nack_psn = 0;
+	n.nack.nack_code = MRT_NACK_NO_RESOURCE;
+	ok = snd.rtxq_len == 1 &&
+	     mrt_snd_nack(&snd, &d, &n, now + 1000, &cfg2, &eng_ops, NULL) == MRT_SND_NACK_WAIT;
+	tap_ok(ok && mrt_snd_pick(&snd, &d, now + 1001, false, 0, &cfg2, &eng_ops, NULL,
+				  &tx[0]) == MRT_SND_NONE,
+	       "a queued packet NACKed NO_RESOURCE is not sent before its wait is over");
+	mrt_snd_timer(&snd, &d, snd.wait_until, true, &cfg2, &eng_ops, NULL, &tr);
+	tap_ok(mrt_snd_pick(&snd, &d, snd.wait_until, false, 0, &cfg2, &eng_ops, NULL,
+			    &tx[0]) == MRT_SND_SEND && tx[0].psn == 0,
+	       "and goes when it is");
+
+	/* a service time not below the RTT: no sample */
+	mrt_rx_accept(&rx, 0, bytes);
+	a = eng_ack_of(&rx, 0, mrt_ev_port(&evs, tx[0].ev), true);	/* its 1st retx */
+	a.ack.service_time = U16_MAX;
+	mrt_snd_sent(&snd, &d, &tx[0], snd.wait_until, 0, false, &cfg2, &eng_ops, NULL);
+	tap_ok(!mrt_snd_ack(&snd, &d, &a, snd.wait_until + 1000, &cfg2, &eng_ops, NULL, &res) &&
+	       res.rtt_ns == NSCC_NO_RTT && res.cc_rtt_ns == NSCC_NO_RTT && res.newly,
+	       "an ACK whose service time is not below the RTT gives no sample (a base RTT of 0 otherwise)");
+
 	/* a window below 4,095 bytes: every packet asks */
 	nscc_init(&cc, &np, bytes, 0);
 	memset(eng_slots, 0, sizeof(eng_slots));

@@ -141,15 +141,7 @@ struct seq_file;
 void fabric_net_stat_show(struct seq_file *seq, const struct fabric_net *fn);
 
 /* The attributes a socket starts with: this netns's values, one whole set. */
-unsigned int fabric_net_params(const struct fabric_net *fn, u32 *out);
-
-/* The generation of fn's attributes: it changes with every write (the
- * value fabric_net_params() returned with a set read at the time).
- */
-static inline unsigned int fabric_net_gen(const struct fabric_net *fn)
-{
-	return read_seqbegin(&fn->seq);
-}
+void fabric_net_params(const struct fabric_net *fn, u32 *out);
 
 /* One attribute of this netns, read once (no consistency with others). */
 static inline u32 fabric_net_attr(const struct fabric_net *fn, unsigned int id)
