@@ -334,20 +334,27 @@ void mrt_snd_timer(struct mrt_snd *s, const struct mrt_snd_dest *d, u64 now,
 		/* a packet NACKed beyond the receiver's window has no
 		 * timer: it waits for the window (mrt_snd_pick())
 		 */
-		if (!(sl->flags & MRT_SLOT_LIVE) ||
-		    sl->flags & (MRT_SLOT_RTXQ | MRT_SLOT_OOR) ||
+		if (!(sl->flags & MRT_SLOT_LIVE) || sl->flags & MRT_SLOT_OOR ||
 		    mrt_tx_is_acked(&s->tx, psn))
 			continue;
+		/* one asked to wait goes at its time, queued or not (a queue
+		 * entry it has serves, else pick() would drop it)
+		 */
 		if (sl->flags & MRT_SLOT_WAIT) {
 			at = s->wait_until;
 			if (at > now) {
 				next = min(next, at);
 			} else {
 				sl->flags &= ~MRT_SLOT_WAIT;
-				mrt_rtxq_add(s, psn, MRT_RTX_WAIT);
+				if (sl->flags & MRT_SLOT_RTXQ)
+					sl->cause = MRT_RTX_WAIT;
+				else
+					mrt_rtxq_add(s, psn, MRT_RTX_WAIT);
 			}
 			continue;
 		}
+		if (sl->flags & MRT_SLOT_RTXQ)
+			continue;
 		at = mrt_snd_deadline(s, sl, rto_us, cfg);
 		if (at > now) {
 			next = min(next, at);

@@ -1689,6 +1689,26 @@ static void t_engine_pages(void)
 	tap_ok(mrt_snd_pick(&snd, &d, snd.wait_until, false, 0, &cfg2, &eng_ops, NULL,
 			    &tx[0]) == MRT_SND_SEND && tx[0].psn == 0,
 	       "and goes when it is");
+	/* the same, the timer first (its queue entry still there) */
+	nscc_init(&cc, &np, bytes, 0);
+	memset(&eng, 0, sizeof(eng));
+	memset(eng_slots, 0, sizeof(eng_slots));
+	mrt_snd_init(&snd, 0, 64, eng_slots, eng_rtxq, eng_acked_bits, eng_lost_bits, eng_ref);
+	mrt_rx_init(&rx, 0, 64, eng_rx_bits);
+	for (i = 0; i < 8; i++) {
+		mrt_snd_pick(&snd, &d, now, true, bytes, &cfg2, &eng_ops, NULL, &tx[i]);
+		mrt_snd_sent(&snd, &d, &tx[i], now, bytes, false, &cfg2, &eng_ops, NULL);
+	}
+	for (i = 1; i < 8; i++)
+		mrt_rx_accept(&rx, i, bytes);
+	a = eng_ack_of(&rx, 7, mrt_ev_port(&evs, tx[7].ev), false);
+	mrt_snd_ack(&snd, &d, &a, now + 1000, &cfg2, &eng_ops, NULL, &res);
+	ok = mrt_snd_nack(&snd, &d, &n, now + 1000, &cfg2, &eng_ops, NULL) == MRT_SND_NACK_WAIT &&
+	     snd.rtxq_len == 1;
+	mrt_snd_timer(&snd, &d, snd.wait_until, true, &cfg2, &eng_ops, NULL, &tr);
+	tap_ok(ok && mrt_snd_pick(&snd, &d, snd.wait_until, false, 0, &cfg2, &eng_ops, NULL,
+				  &tx[0]) == MRT_SND_SEND && tx[0].psn == 0,
+	       "a queued packet asked to wait goes at its time when the timer comes first");
 
 	/* a service time not below the RTT: no sample */
 	mrt_rx_accept(&rx, 0, bytes);
