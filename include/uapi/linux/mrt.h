@@ -251,7 +251,8 @@ struct mrt_evs {
  * getsockopt(SOL_MRT, MRT_INFO): copies min(optlen, sizeof) bytes, as
  * TCP_INFO does, and sets optlen to that; fields are only ever added at
  * the end.  The window fields are those of the destination the socket
- * last sent to (its connect() peer first), zero before it sends.
+ * last sent to (its connect() peer first) while a PDC to it is open;
+ * zero before it sends and once none is (the window is gone then).
  */
 struct mrt_info {
 	__u32	mrti_size;		/* sizeof(struct mrt_info) of the kernel */
