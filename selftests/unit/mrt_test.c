@@ -1458,6 +1458,27 @@ static void t_engine(void)
 	       "MRC: the service time is the receiver's hold in 64 ns units (1000 ns: 15; saturating); without restore_cwind_enable no flag");
 }
 
+/* A fresh sender and receiver (PSNs from 0, a window of 64) on a fresh
+ * NSCC of np, the hooks' record cleared, and n packets of 4096 nominal
+ * bytes sent at now (tx[0..n-1]).
+ */
+static void eng_fresh(struct nscc *cc, const struct nscc_params *np, struct mrt_snd *snd,
+		      struct mrt_rx *rx, const struct mrt_snd_dest *d, u64 now,
+		      unsigned int n, const struct mrt_snd_cfg *cfg, struct mrt_snd_tx *tx)
+{
+	unsigned int i;
+
+	nscc_init(cc, np, 4096, 0);
+	memset(&eng, 0, sizeof(eng));
+	memset(eng_slots, 0, sizeof(eng_slots));
+	mrt_snd_init(snd, 0, 64, eng_slots, eng_rtxq, eng_acked_bits, eng_lost_bits, eng_ref);
+	mrt_rx_init(rx, 0, 64, eng_rx_bits);
+	for (i = 0; i < n; i++) {
+		mrt_snd_pick(snd, d, now, true, 4096, cfg, &eng_ops, NULL, &tx[i]);
+		mrt_snd_sent(snd, d, &tx[i], now, 4096, false, cfg, &eng_ops, NULL);
+	}
+}
+
 /* The engine against the MRC and UET pages' transport rules (issue 35). */
 static void t_engine_pages(void)
 {
@@ -1588,15 +1609,7 @@ static void t_engine_pages(void)
 	 * reaches it
 	 */
 	nscc_params_init(&np, NSCC_FLAVOUR_UET);
-	nscc_init(&cc, &np, bytes, 0);
-	memset(&eng, 0, sizeof(eng));
-	memset(eng_slots, 0, sizeof(eng_slots));
-	mrt_snd_init(&snd, 0, 64, eng_slots, eng_rtxq, eng_acked_bits, eng_lost_bits, eng_ref);
-	mrt_rx_init(&rx, 0, 64, eng_rx_bits);
-	for (i = 0; i < 8; i++) {
-		mrt_snd_pick(&snd, &d, now, true, bytes, &cfg2, &eng_ops, NULL, &tx[i]);
-		mrt_snd_sent(&snd, &d, &tx[i], now, bytes, false, &cfg2, &eng_ops, NULL);
-	}
+	eng_fresh(&cc, &np, &snd, &rx, &d, now, 8, &cfg2, tx);
 	for (i = 2; i < 8; i++)
 		mrt_rx_accept(&rx, i, bytes);
 	a = eng_ack_of(&rx, 7, mrt_ev_port(&evs, tx[7].ev), false);
@@ -1629,15 +1642,7 @@ static void t_engine_pages(void)
 	 * one presumption unspent
 	 */
 	nscc_params_init(&np, NSCC_FLAVOUR_MRC);
-	nscc_init(&cc, &np, bytes, 0);
-	memset(&eng, 0, sizeof(eng));
-	memset(eng_slots, 0, sizeof(eng_slots));
-	mrt_snd_init(&snd, 0, 64, eng_slots, eng_rtxq, eng_acked_bits, eng_lost_bits, eng_ref);
-	mrt_rx_init(&rx, 0, 64, eng_rx_bits);
-	for (i = 0; i < 8; i++) {
-		mrt_snd_pick(&snd, &d, now, true, bytes, &cfg2, &eng_ops, NULL, &tx[i]);
-		mrt_snd_sent(&snd, &d, &tx[i], now, bytes, false, &cfg2, &eng_ops, NULL);
-	}
+	eng_fresh(&cc, &np, &snd, &rx, &d, now, 8, &cfg2, tx);
 	n = (struct mrt_pkt){ .type = MRT_TYPE_NACK, .ev = mrt_ev_port(&evs, tx[0].ev) };
 	n.nack.nack_psn = 0;
 	n.nack.nack_code = MRT_NACK_TRIMMED;
@@ -1664,15 +1669,7 @@ static void t_engine_pages(void)
 	 * it waits until wait_until, as any NACKed packet
 	 */
 	nscc_params_init(&np, NSCC_FLAVOUR_UET);
-	nscc_init(&cc, &np, bytes, 0);
-	memset(&eng, 0, sizeof(eng));
-	memset(eng_slots, 0, sizeof(eng_slots));
-	mrt_snd_init(&snd, 0, 64, eng_slots, eng_rtxq, eng_acked_bits, eng_lost_bits, eng_ref);
-	mrt_rx_init(&rx, 0, 64, eng_rx_bits);
-	for (i = 0; i < 8; i++) {
-		mrt_snd_pick(&snd, &d, now, true, bytes, &cfg2, &eng_ops, NULL, &tx[i]);
-		mrt_snd_sent(&snd, &d, &tx[i], now, bytes, false, &cfg2, &eng_ops, NULL);
-	}
+	eng_fresh(&cc, &np, &snd, &rx, &d, now, 8, &cfg2, tx);
 	for (i = 1; i < 8; i++)
 		mrt_rx_accept(&rx, i, bytes);
 	a = eng_ack_of(&rx, 7, mrt_ev_port(&evs, tx[7].ev), false);
@@ -1690,15 +1687,7 @@ static void t_engine_pages(void)
 			    &tx[0]) == MRT_SND_SEND && tx[0].psn == 0,
 	       "and goes when it is");
 	/* the same, the timer first (its queue entry still there) */
-	nscc_init(&cc, &np, bytes, 0);
-	memset(&eng, 0, sizeof(eng));
-	memset(eng_slots, 0, sizeof(eng_slots));
-	mrt_snd_init(&snd, 0, 64, eng_slots, eng_rtxq, eng_acked_bits, eng_lost_bits, eng_ref);
-	mrt_rx_init(&rx, 0, 64, eng_rx_bits);
-	for (i = 0; i < 8; i++) {
-		mrt_snd_pick(&snd, &d, now, true, bytes, &cfg2, &eng_ops, NULL, &tx[i]);
-		mrt_snd_sent(&snd, &d, &tx[i], now, bytes, false, &cfg2, &eng_ops, NULL);
-	}
+	eng_fresh(&cc, &np, &snd, &rx, &d, now, 8, &cfg2, tx);
 	for (i = 1; i < 8; i++)
 		mrt_rx_accept(&rx, i, bytes);
 	a = eng_ack_of(&rx, 7, mrt_ev_port(&evs, tx[7].ev), false);
