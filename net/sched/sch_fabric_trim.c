@@ -56,6 +56,41 @@ bool fab_trimmable(const struct fab_config *cfg, struct sk_buff *skb)
 	return dscp < 64 && (cfg->trim_dscp_mask & BIT_ULL(dscp));
 }
 
+/* A plain UDP datagram (IPv4 not a fragment, or IPv6 whose first next
+ * header is UDP): its IP header's length and its IP length, as it says.
+ */
+static bool fab_plain_udp(struct sk_buff *skb, unsigned int *hlen,
+			  unsigned int *iplen)
+{
+	int noff = skb_network_offset(skb);
+
+	if (skb_protocol(skb, true) == htons(ETH_P_IPV6)) {
+		if (!pskb_may_pull(skb, noff + sizeof(struct ipv6hdr)) ||
+		    ipv6_hdr(skb)->nexthdr != IPPROTO_UDP)
+			return false;
+		*hlen = sizeof(struct ipv6hdr);
+		*iplen = *hlen + ntohs(ipv6_hdr(skb)->payload_len);
+	} else {
+		const struct iphdr *iph;
+
+		if (!pskb_may_pull(skb, noff + sizeof(struct iphdr)))
+			return false;
+		iph = ip_hdr(skb);
+		if (iph->protocol != IPPROTO_UDP || ip_is_fragment(iph) ||
+		    iph->ihl < 5)
+			return false;
+		*hlen = iph->ihl * 4;
+		*iplen = ntohs(iph->tot_len);
+	}
+	return true;
+}
+
+/* The IP length a trim here leaves. */
+static unsigned int fab_trim_len(const struct fab_config *cfg, unsigned int hlen)
+{
+	return max_t(unsigned int, cfg->trim_size, hlen + sizeof(struct udphdr));
+}
+
 /* A header a port upstream trimmed: plain UDP (as fab_trim() cuts) with
  * trim_dscp (not 0, not trimmable here), exactly as long as a trim here
  * leaves a datagram, and that long in fact.  A fabric
@@ -72,26 +107,10 @@ bool fab_trimmed_header(const struct fab_config *cfg, struct sk_buff *skb)
 	/* trim_dscp 0 (best effort) or a trimmable one names no header */
 	if (!cfg->trim_dscp || (cfg->trim_dscp_mask & BIT_ULL(cfg->trim_dscp)))
 		return false;
-	/* fab_dscp() pulled the IP header */
-	if (fab_dscp(skb) != cfg->trim_dscp)
+	if (fab_dscp(skb) != cfg->trim_dscp || !fab_plain_udp(skb, &hlen, &iplen))
 		return false;
-	if (skb_protocol(skb, true) == htons(ETH_P_IPV6)) {
-		if (ipv6_hdr(skb)->nexthdr != IPPROTO_UDP)
-			return false;
-		hlen = sizeof(struct ipv6hdr);
-		iplen = hlen + ntohs(ipv6_hdr(skb)->payload_len);
-	} else {
-		const struct iphdr *iph = ip_hdr(skb);
-
-		if (iph->protocol != IPPROTO_UDP || ip_is_fragment(iph) ||
-		    iph->ihl < 5)
-			return false;
-		hlen = iph->ihl * 4;
-		iplen = ntohs(iph->tot_len);
-	}
 	/* what it says it is, and what it is */
-	return iplen == max_t(unsigned int, cfg->trim_size,
-			      hlen + sizeof(struct udphdr)) &&
+	return iplen == fab_trim_len(cfg, hlen) &&
 	       skb->len - skb_network_offset(skb) == iplen;
 }
 
@@ -124,23 +143,9 @@ int fab_trim(const struct fab_config *cfg, struct sk_buff *skb)
 	struct udphdr *uh;
 
 	v6 = skb_protocol(skb, true) == htons(ETH_P_IPV6);
-	if (v6) {
-		if (!pskb_may_pull(skb, noff + sizeof(struct ipv6hdr)) ||
-		    ipv6_hdr(skb)->nexthdr != IPPROTO_UDP)
-			return -EOPNOTSUPP;
-		hlen = sizeof(struct ipv6hdr);
-		iplen = hlen + ntohs(ipv6_hdr(skb)->payload_len);
-	} else {
-		const struct iphdr *iph = ip_hdr(skb);
-
-		if (iph->protocol != IPPROTO_UDP || ip_is_fragment(iph) ||
-		    iph->ihl < 5)
-			return -EOPNOTSUPP;
-		hlen = iph->ihl * 4;
-		iplen = ntohs(iph->tot_len);
-	}
-	newlen = max_t(unsigned int, cfg->trim_size,
-		       hlen + sizeof(struct udphdr));
+	if (!fab_plain_udp(skb, &hlen, &iplen))
+		return -EOPNOTSUPP;
+	newlen = fab_trim_len(cfg, hlen);
 	if (iplen <= newlen || noff + iplen > skb->len)
 		return -EOPNOTSUPP;
 
