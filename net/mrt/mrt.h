@@ -450,6 +450,11 @@ struct mrt_tx_cb {
 
 #define MRT_TX_CB(skb)	((struct mrt_tx_cb *)(skb)->cb)
 
+/* A payload of at most this many bytes is the skb's own data, copied
+ * into each transmission; a longer one is in page fragments, shared.
+ */
+#define MRT_TX_LINEAR_MAX	256
+
 /* A message being received. */
 struct mrt_rmsg {
 	struct hlist_node hnode;	/* mrt_pdc.rmsgs */

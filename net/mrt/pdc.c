@@ -1192,7 +1192,43 @@ static void mrt_pdc_arm(struct mrt_pdc *pdc, u64 at)
 	hrtimer_start(&pdc->timer, ns_to_ktime(at), HRTIMER_MODE_ABS_SOFT);
 }
 
-/* A copy of the payload skb with the DATA header, ready for out. */
+/* A transmission of payload: its own head (room for the headers, a short
+ * payload copied with its pad zeros) and references to the payload's page
+ * fragments, which every transmission shares: no copy.  The fragments
+ * are marked shared, so that whatever would write into them on the way
+ * (in-place encryption, a checksum over data that may change) copies
+ * them first.
+ */
+static struct sk_buff *mrt_data_skb(struct sk_buff *payload)
+{
+	unsigned int lin = skb_headlen(payload), pad = mrt_data_pad(payload->len);
+	struct skb_shared_info *from = skb_shinfo(payload), *to;
+	struct sk_buff *skb;
+	unsigned int i;
+
+	if (WARN_ON_ONCE(pad && from->nr_frags))
+		return NULL;
+	skb = alloc_skb(MRT_HEADROOM + lin + pad, GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, MRT_HEADROOM);
+	skb_put_data(skb, payload->data, lin);
+	skb_put_zero(skb, pad);
+	to = skb_shinfo(skb);
+	for (i = 0; i < from->nr_frags; i++) {
+		to->frags[i] = from->frags[i];
+		__skb_frag_ref(&to->frags[i]);
+	}
+	to->nr_frags = from->nr_frags;
+	if (to->nr_frags)
+		to->flags |= SKBFL_SHARED_FRAG;
+	skb->len += payload->data_len;
+	skb->data_len = payload->data_len;
+	skb->truesize += payload->data_len;
+	return skb;
+}
+
+/* A transmission of the payload skb with the DATA header, ready for out. */
 static struct sk_buff *mrt_data_build(struct mrt_pdc *pdc, struct sk_buff *payload,
 				      const struct mrt_snd_tx *tx, u16 ev)
 {
@@ -1207,20 +1243,16 @@ static struct sk_buff *mrt_data_build(struct mrt_pdc *pdc, struct sk_buff *paylo
 		.skey = pdc->key,
 		.dkey = pdc->rkey,
 	};
-	unsigned int pad = mrt_data_pad(payload->len);
 	struct mrt_mark_cfg mc;
 	struct sk_buff *skb;
 	bool trimmable;
 	u8 tos;
 
-	skb = pskb_copy(payload, GFP_ATOMIC);
-	/* zeros after a short payload (skb_pad() frees the skb if it fails) */
-	if (!skb || (pad && skb_pad(skb, pad))) {
+	skb = mrt_data_skb(payload);
+	if (!skb) {
 		mrt_stat(mn, MRT_S_ALLOC_FAIL, 1);
 		return NULL;
 	}
-	if (pad)
-		__skb_put(skb, pad);
 	p.flags = tcb->flags;
 	/* before its first answer: SYN, the PDC's first PSN, and the cookie
 	 * the peer's host gave, if any (else the peer answers with one)

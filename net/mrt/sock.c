@@ -306,6 +306,62 @@ static bool mrt_snd_room(struct sock *sk, u64 need)
 	return !used || used + need <= (u64)READ_ONCE(sk->sk_sndbuf);
 }
 
+/* A payload of plen bytes from the user, copied once.  A short one (at
+ * most MRT_TX_LINEAR_MAX bytes) is the skb's own data, copied again into
+ * each transmission with its pad; a longer one goes into page fragments
+ * (the task's page_frag, as TCP's) that every transmission and
+ * retransmission references (pdc.c's mrt_data_build()), never copies.
+ */
+static struct sk_buff *mrt_payload_new(struct sock *sk, struct iov_iter *from,
+				       unsigned int plen, int *err)
+{
+	struct sk_buff *skb;
+	unsigned int left;
+
+	if (plen <= MRT_TX_LINEAR_MAX) {
+		skb = alloc_skb(plen, sk->sk_allocation);
+		if (!skb) {
+			*err = -ENOBUFS;
+			return NULL;
+		}
+		if (!copy_from_iter_full(skb_put(skb, plen), plen, from)) {
+			*err = -EFAULT;
+			goto fail;
+		}
+		return skb;
+	}
+	skb = alloc_skb(0, sk->sk_allocation);
+	if (!skb) {
+		*err = -ENOBUFS;
+		return NULL;
+	}
+	for (left = plen; left; ) {
+		struct page_frag *pf = sk_page_frag(sk);
+		unsigned int i = skb_shinfo(skb)->nr_frags, n;
+
+		*err = -ENOBUFS;
+		if (i == MAX_SKB_FRAGS || !sk_page_frag_refill(sk, pf))
+			goto fail;
+		n = min(left, pf->size - pf->offset);
+		if (!copy_from_iter_full(page_address(pf->page) + pf->offset, n,
+					 from)) {
+			*err = -EFAULT;
+			goto fail;
+		}
+		skb_fill_page_desc(skb, i, pf->page, pf->offset, n);
+		get_page(pf->page);
+		pf->offset += n;
+		skb->len += n;
+		skb->data_len += n;
+		skb->truesize += n;
+		left -= n;
+	}
+	return skb;
+fail:
+	kfree_skb(skb);
+	return NULL;
+}
+
 static int mrt_cookie(struct msghdr *msg, u64 *cookie)
 {
 	struct cmsghdr *c;
@@ -394,18 +450,9 @@ static int mrt_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	for (i = 0; i < npkts; i++) {
 		unsigned int off = i * mss, plen = min_t(size_t, mss, len - off);
 
-		skb = alloc_skb(MRT_HEADROOM + plen, sk->sk_allocation);
-		if (!skb) {
-			err = -ENOBUFS;
+		skb = mrt_payload_new(sk, &msg->msg_iter, plen, &err);
+		if (!skb)
 			goto fail;
-		}
-		skb_reserve(skb, MRT_HEADROOM);
-		if (!copy_from_iter_full(skb_put(skb, plen), plen,
-					 &msg->msg_iter)) {
-			kfree_skb(skb);
-			err = -EFAULT;
-			goto fail;
-		}
 		skb_set_owner_w(skb, sk);
 		MRT_TX_CB(skb)->msg = m;
 		MRT_TX_CB(skb)->off = off;
