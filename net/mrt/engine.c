@@ -24,6 +24,8 @@ int mrt_snd_init(struct mrt_snd *s, u32 first_psn, u32 range,
 	s->wait_shift = 0;
 	s->last_rcvd = 0;
 	s->oor = 0;
+	s->batch_ev = 0;
+	s->batch_left = 0;
 	s->rto.srtt8 = 0;
 	s->rto.rttvar4 = 0;
 	return 0;
@@ -416,6 +418,17 @@ static void mrt_snd_oor_release(struct mrt_snd *s)
 	}
 }
 
+u32 mrt_snd_batch_pkts(const struct mrt_snd_dest *d, u32 bytes,
+		       const struct mrt_snd_cfg *c)
+{
+	u64 n = div64_u64((u64)d->cc->cwnd * c->tx_batch_window_share,
+			  (u64)max_t(u32, bytes, 1) * 1000);
+
+	if (c->tx_batch_max_pkts <= 1)
+		return 1;
+	return clamp_t(u64, n, 1, c->tx_batch_max_pkts);
+}
+
 enum mrt_snd_pick mrt_snd_pick(struct mrt_snd *s, const struct mrt_snd_dest *d,
 			       u64 now, bool have_new, u32 new_bytes,
 			       const struct mrt_snd_cfg *cfg,
@@ -488,11 +501,23 @@ enum mrt_snd_pick mrt_snd_pick(struct mrt_snd *s, const struct mrt_snd_dest *d,
 	 */
 	tx->ar = tx->retx || nscc_ask_ack(d->cc, join) ||
 		 s->tx.nxt + 1 - s->tx.una >= s->peer_range;
-	/* the EV at transmit time; a retransmission on another */
-	ev = mrt_ev_pick(d->evs, tx->retx ? sl->ev : -1);
+	/* the EV at transmit time: the open batch's while it may take the
+	 * packet and the EV is GOOD; else a pick, a retransmission on
+	 * another EV than its last
+	 */
+	tx->batch = !tx->retx && s->batch_left &&
+		    s->batch_ev < d->evs->p.count &&
+		    d->evs->ev[s->batch_ev].state == MRT_EV_GOOD;
+	tx->batch_pkts = 0;
+	if (tx->batch)
+		ev = s->batch_ev;
+	else
+		ev = mrt_ev_pick(d->evs, tx->retx ? sl->ev : -1);
 	/* every EV DENIED: the data waits for an allow */
 	if (ev < 0)
 		ops->blocked(ctx);
+	else if (!tx->batch)
+		tx->batch_pkts = tx->retx ? 1 : mrt_snd_batch_pkts(d, bytes, cfg);
 	ops->unlock(ctx);
 	if (ev < 0)
 		return MRT_SND_NO_EV;
@@ -531,6 +556,13 @@ u64 mrt_snd_sent(struct mrt_snd *s, const struct mrt_snd_dest *d,
 	}
 	sl->sent_ns = now;
 	sl->ev = tx->ev;
+	/* the batch: a packet of the open one, or the first of a new one */
+	if (tx->batch) {
+		s->batch_left--;
+	} else {
+		s->batch_ev = tx->ev;
+		s->batch_left = tx->batch_pkts - 1;
+	}
 	if (syn)
 		sl->flags |= MRT_SLOT_SYN;
 	else

@@ -100,6 +100,8 @@ struct mrt_snd_cfg {
 	u32 rto_max_us;
 	u32 retry_budget;
 	u32 sack_loss_min_retx_pkts;
+	u32 tx_batch_max_pkts;		/* 0 or 1: no batches */
+	u32 tx_batch_window_share;	/* thousandths */
 };
 
 /* The destination's shared state. */
@@ -150,6 +152,8 @@ struct mrt_snd {
 	u8 wait_shift;			/* its backoff */
 	u32 last_rcvd;			/* the last rcvd_bytes field seen */
 	u32 oor;			/* slots MRT_SLOT_OOR */
+	u16 batch_ev;			/* the open batch's EV */
+	u16 batch_left;			/* new packets it may still take */
 };
 
 /* slots, rtxq, acked, lost, ref: range entries (acked and lost: bits)
@@ -252,6 +256,9 @@ struct mrt_snd_tx {
 	u32 psn;
 	u16 ev;			/* the EV's index */
 	bool retx;
+	bool batch;		/* a new packet on the EV of the new packet
+				 * sent before it, in its batch (below)
+				 */
 	bool ar;		/* asks for an ACK at once: every
 				 * retransmission; a new packet that leaves
 				 * NSCC's window less than one nominal
@@ -261,7 +268,25 @@ struct mrt_snd_tx {
 				 * fills the PSN window (the caller adds
 				 * the last packet of a message)
 				 */
+	u16 batch_pkts;		/* !batch: the most packets the batch it
+				 * begins may have (1: it goes alone)
+				 */
 };
+
+/* Batches.  New packets go out in batches of consecutive PSNs on one EV,
+ * so that the transport can hand a batch to the stack as one skb (UDP
+ * GSO: every segment of it has the same UDP source port, the EV).  A
+ * batch begins with an EV picked as for a single packet and takes at most
+ * tx_batch_window_share thousandths of NSCC's window, in packets of its
+ * first packet's size (at least one, at most tx_batch_max_pkts): one
+ * packet per EV while the window is a few packets, longer batches when it
+ * is many, so that a window always spreads over at least 1000 /
+ * tx_batch_window_share EVs.  A retransmission is a batch of its own (it
+ * avoids its last EV), and ends the open one; so does a change of the
+ * batch EV's state from GOOD.
+ */
+u32 mrt_snd_batch_pkts(const struct mrt_snd_dest *d, u32 bytes,
+		       const struct mrt_snd_cfg *c);
 
 /* The next packet to send at now: a retransmission first, else a new
  * packet of new_bytes nominal bytes if have_new.  Changes nothing but

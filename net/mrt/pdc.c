@@ -976,6 +976,8 @@ static void mrt_snd_cfg_of(struct mrt_net *mn, struct mrt_snd_cfg *c)
 	c->rto_max_us = mrt_attr(mn, MRT_A_rto_max_us);
 	c->retry_budget = mrt_attr(mn, MRT_A_retry_budget);
 	c->sack_loss_min_retx_pkts = mrt_attr(mn, MRT_A_sack_loss_min_retx_pkts);
+	c->tx_batch_max_pkts = mrt_attr(mn, MRT_A_tx_batch_max_pkts);
+	c->tx_batch_window_share = mrt_attr(mn, MRT_A_tx_batch_window_share);
 }
 
 static struct mrt_snd_dest mrt_snd_dest_of(struct mrt_pdc *pdc)
@@ -1228,14 +1230,26 @@ static struct sk_buff *mrt_data_skb(struct sk_buff *payload)
 	return skb;
 }
 
-/* A transmission of the payload skb with the DATA header, ready for out. */
-static struct sk_buff *mrt_data_build(struct mrt_pdc *pdc, struct sk_buff *payload,
-				      const struct mrt_snd_tx *tx, u16 ev)
+/* A data packet's TOS byte now (engine.h's mrt_data_tos()). */
+static u8 mrt_tx_tos(struct mrt_net *mn, bool retx, bool *trimmable)
+{
+	struct mrt_mark_cfg mc;
+
+	mrt_mark_cfg_of(mn, &mc);
+	return mrt_data_tos(&mc, retx, trimmable);
+}
+
+/* The DATA header of a transmission of payload (p), marked trimmable if
+ * trimmable, with the counters and traces of a data packet sent.
+ */
+static void mrt_data_hdr(struct mrt_pdc *pdc, struct sk_buff *payload,
+			 const struct mrt_snd_tx *tx, u16 ev, bool trimmable,
+			 struct mrt_pkt *p)
 {
 	struct mrt_tx_cb *tcb = MRT_TX_CB(payload);
 	struct mrt_net *mn = pdc->mn;
-	struct mrt_xmit_cb *cb;
-	struct mrt_pkt p = {
+
+	*p = (struct mrt_pkt){
 		.type = MRT_TYPE_DATA,
 		.spdcid = pdc->lid,
 		.dpdcid = pdc->rid,
@@ -1243,51 +1257,60 @@ static struct sk_buff *mrt_data_build(struct mrt_pdc *pdc, struct sk_buff *paylo
 		.skey = pdc->key,
 		.dkey = pdc->rkey,
 	};
-	struct mrt_mark_cfg mc;
+	p->flags = tcb->flags;
+	/* before its first answer: SYN, the PDC's first PSN, and the cookie
+	 * the peer's host gave, if any (else the peer answers with one)
+	 */
+	if (pdc->state == MRT_PDC_SYN) {
+		p->flags |= MRT_DATA_F_SYN;
+		p->data.start_psn = pdc->start_psn;
+		p->dpdcid = 0;
+		p->dkey = READ_ONCE(pdc->dest->cookie);
+	}
+	if (tx->retx)
+		p->flags |= MRT_DATA_F_RETX;
+	/* the MRC page's ACK requests: the last packet of a message, and
+	 * those the engine names (tx->ar)
+	 */
+	if (tx->ar || p->flags & MRT_DATA_F_EOM)
+		p->flags |= MRT_DATA_F_AR;
+	p->data.psn = tx->psn;
+	p->data.src_ep = pdc->ms->ep;
+	p->data.dst_ep = pdc->peer_ep;
+	p->data.msg_id = tcb->msg->msg_id;
+	p->data.payload_len = payload->len;
+	p->data.msg_offset = tcb->off;
+	p->data.msg_len = tcb->msg->len;
+
+	if (trimmable)
+		p->flags |= MRT_DATA_F_TRIMMABLE;
+
+	trace_mrt_tx(pdc, tx->psn, payload->len, p->flags);
+	if (pdc->monitor)
+		trace_mrt_rtt_log(pdc, false, tx->psn, 0,
+				  READ_ONCE(pdc->dest->cc.cwnd), READ_ONCE(pdc->dest->pen));
+	pdc->st.pkts++;
+	mrt_stat(mn, MRT_S_DATA_OUT, 1);
+}
+
+/* A transmission of the payload skb with the DATA header, ready for out. */
+static struct sk_buff *mrt_data_build(struct mrt_pdc *pdc, struct sk_buff *payload,
+				      const struct mrt_snd_tx *tx, u16 ev)
+{
+	struct mrt_xmit_cb *cb;
 	struct sk_buff *skb;
+	struct mrt_pkt p;
 	bool trimmable;
 	u8 tos;
 
 	skb = mrt_data_skb(payload);
 	if (!skb) {
-		mrt_stat(mn, MRT_S_ALLOC_FAIL, 1);
+		mrt_stat(pdc->mn, MRT_S_ALLOC_FAIL, 1);
 		return NULL;
 	}
-	p.flags = tcb->flags;
-	/* before its first answer: SYN, the PDC's first PSN, and the cookie
-	 * the peer's host gave, if any (else the peer answers with one)
-	 */
-	if (pdc->state == MRT_PDC_SYN) {
-		p.flags |= MRT_DATA_F_SYN;
-		p.data.start_psn = pdc->start_psn;
-		p.dpdcid = 0;
-		p.dkey = READ_ONCE(pdc->dest->cookie);
-	}
-	if (tx->retx)
-		p.flags |= MRT_DATA_F_RETX;
-	/* the MRC page's ACK requests: the last packet of a message, and
-	 * those the engine names (tx->ar)
-	 */
-	if (tx->ar || p.flags & MRT_DATA_F_EOM)
-		p.flags |= MRT_DATA_F_AR;
-	p.data.psn = tx->psn;
-	p.data.src_ep = pdc->ms->ep;
-	p.data.dst_ep = pdc->peer_ep;
-	p.data.msg_id = tcb->msg->msg_id;
-	p.data.payload_len = payload->len;
-	p.data.msg_offset = tcb->off;
-	p.data.msg_len = tcb->msg->len;
-
-	mrt_mark_cfg_of(mn, &mc);
-	tos = mrt_data_tos(&mc, tx->retx, &trimmable);
-	if (trimmable)
-		p.flags |= MRT_DATA_F_TRIMMABLE;
-
+	tos = mrt_tx_tos(pdc->mn, tx->retx, &trimmable);
+	mrt_data_hdr(pdc, payload, tx, ev, trimmable, &p);
 	mrt_build(skb_push(skb, MRT_DATA_HDR_LEN), &p);
-	trace_mrt_tx(pdc, tx->psn, payload->len, p.flags);
-	if (pdc->monitor)
-		trace_mrt_rtt_log(pdc, false, tx->psn, 0,
-				  READ_ONCE(pdc->dest->cc.cwnd), READ_ONCE(pdc->dest->pen));
 	cb = MRT_XMIT_CB(skb);
 	memset(cb, 0, sizeof(*cb));
 	cb->pdc = pdc;
@@ -1298,9 +1321,58 @@ static struct sk_buff *mrt_data_build(struct mrt_pdc *pdc, struct sk_buff *paylo
 	cb->family = pdc->family;
 	cb->data = 1;
 	cb->psn = tx->psn;
-	pdc->st.pkts++;
-	mrt_stat(mn, MRT_S_DATA_OUT, 1);
 	return skb;
+}
+
+/* The largest UDP payload of a batch: its IP packet's 16-bit length
+ * (IPv4's counts its header, IPv6's does not; the larger one here).
+ */
+#define MRT_BATCH_MAX	(U16_MAX - sizeof(struct iphdr) - sizeof(struct udphdr))
+
+/* Appends a new packet (tx, payload) to the open batch skb b as one more
+ * UDP GSO segment: its DATA header in a fragment of its own, then
+ * references to the payload's fragments.  Every segment but the last has
+ * the first's size, so a shorter packet closes the batch.  false: it does
+ * not fit (fragments, length, a payload of its own data) or there is no
+ * memory for the header; nothing changed.
+ */
+static bool mrt_batch_add(struct mrt_pdc *pdc, struct sk_buff *b, unsigned int seg,
+			  struct sk_buff *payload, const struct mrt_snd_tx *tx, u16 ev)
+{
+	struct skb_shared_info *to = skb_shinfo(b), *from = skb_shinfo(payload);
+	unsigned int len = MRT_DATA_HDR_LEN + payload->len, i, n = to->nr_frags;
+	struct page *page;
+	struct mrt_pkt p;
+	bool trimmable;
+	void *h;
+
+	/* the engine batches new packets only, but the marking attributes
+	 * may have changed since the batch began
+	 */
+	if (skb_headlen(payload) || len > seg || b->len + len > MRT_BATCH_MAX ||
+	    n + 1 + from->nr_frags > MAX_SKB_FRAGS ||
+	    mrt_tx_tos(pdc->mn, tx->retx, &trimmable) != MRT_XMIT_CB(b)->tos)
+		return false;
+	h = netdev_alloc_frag(MRT_DATA_HDR_LEN);
+	if (!h)
+		return false;
+	mrt_data_hdr(pdc, payload, tx, ev, trimmable, &p);
+	mrt_build(h, &p);
+	page = virt_to_head_page(h);
+	skb_fill_page_desc(b, n++, page, h - page_address(page), MRT_DATA_HDR_LEN);
+	for (i = 0; i < from->nr_frags; i++) {
+		to->frags[n] = from->frags[i];
+		__skb_frag_ref(&to->frags[n++]);
+	}
+	to->nr_frags = n;
+	to->flags |= SKBFL_SHARED_FRAG;
+	b->len += len;
+	b->data_len += len;
+	b->truesize += len;
+	to->gso_type = SKB_GSO_UDP_L4;
+	to->gso_size = seg;
+	to->gso_segs = (to->gso_segs ?: 1) + 1;
+	return true;
 }
 
 /* Sends what pdc may: retransmissions first, then new packets, while the
@@ -1364,10 +1436,15 @@ arm:
 		mrt_pdc_arm(pdc, max(next, now));
 }
 
-/* mrt_snd_push()'s transmitting side: the PDC, its out queue. */
+/* mrt_snd_push()'s transmitting side: the PDC, its out queue, and the
+ * open batch: the skb at out's tail that takes the engine's next batched
+ * packet as one more GSO segment of size seg.
+ */
 struct mrt_push {
 	struct mrt_pdc *pdc;
 	struct sk_buff_head *out;
+	struct sk_buff *batch;
+	unsigned int seg;
 	u64 now;
 };
 
@@ -1395,14 +1472,26 @@ static bool mrt_push_xmit(void *x, const struct mrt_snd_tx *tx)
 	struct sk_buff **slot = &pdc->skbs[tx->psn & (pdc->range - 1)];
 	struct sk_buff *skb;
 
+	struct sk_buff *payload = tx->retx ? *slot : skb_peek(&pdc->sendq);
+
 	pdc->ev = mrt_ev_port(&pdc->dest->evs, tx->ev);
-	skb = mrt_data_build(pdc, tx->retx ? *slot : skb_peek(&pdc->sendq),
-			     tx, pdc->ev);
-	if (!skb)
-		return false;
+	if (tx->batch && px->batch &&
+	    mrt_batch_add(pdc, px->batch, px->seg, payload, tx, pdc->ev)) {
+		/* a short one is the batch's last */
+		if (MRT_DATA_HDR_LEN + payload->len < px->seg)
+			px->batch = NULL;
+	} else {
+		skb = mrt_data_build(pdc, payload, tx, pdc->ev);
+		if (!skb)
+			return false;
+		__skb_queue_tail(px->out, skb);
+		/* the first of a batch, if its payload is in fragments */
+		px->batch = !tx->retx && tx->batch_pkts > 1 &&
+			    !skb_headlen(payload) ? skb : NULL;
+		px->seg = skb->len;
+	}
 	if (!tx->retx)
 		*slot = __skb_dequeue(&pdc->sendq);
-	__skb_queue_tail(px->out, skb);
 	pdc->last_ns = px->now;
 	return true;
 }

@@ -208,6 +208,20 @@ struct sk_buff *mrt_alloc_ctl(unsigned int hlen)
 	return skb;
 }
 
+/* A batch (a UDP GSO skb of mrt packets): its UDP checksum is left to
+ * the device or to segmentation (CHECKSUM_PARTIAL, as UDP GSO requires);
+ * udp_tunnel_xmit_skb() and its IPv6 form push the UDP header just
+ * before skb->data and, for GSO, fill in only the pseudo-header sum.
+ */
+static void mrt_gso_csum(struct sk_buff *skb)
+{
+	if (!skb_is_gso(skb))
+		return;
+	skb->ip_summed = CHECKSUM_PARTIAL;
+	skb->csum_start = skb_headroom(skb) - sizeof(struct udphdr);
+	skb->csum_offset = offsetof(struct udphdr, check);
+}
+
 static int mrt_xmit4(struct mrt_net *mn, struct sk_buff *skb)
 {
 	struct mrt_xmit_cb *cb = MRT_XMIT_CB(skb);
@@ -240,6 +254,7 @@ static int mrt_xmit4(struct mrt_net *mn, struct sk_buff *skb)
 			dst_cache_set_ip4(cache, &rt->dst, saddr);
 	}
 	skb_scrub_packet(skb, false);
+	mrt_gso_csum(skb);
 	udp_tunnel_xmit_skb(rt, usk, skb, saddr, cb->daddr.s6_addr32[3],
 			    cb->tos, ip4_dst_hoplimit(&rt->dst), htons(IP_DF),
 			    cb->sport, mn->port, false, false);
@@ -279,6 +294,7 @@ static int mrt_xmit6(struct mrt_net *mn, struct sk_buff *skb)
 			dst_cache_set_ip6(cache, dst, &saddr);
 	}
 	skb_scrub_packet(skb, false);
+	mrt_gso_csum(skb);
 	return udp_tunnel6_xmit_skb(dst, usk, skb, dst->dev, &saddr, &daddr,
 				    tos, ip6_dst_hoplimit(dst), 0, sport,
 				    mn->port, false);
@@ -323,26 +339,38 @@ u32 mrt_route_mbps(struct mrt_net *mn, u8 family, const struct mrt_addr *to)
 }
 
 /* Data packets of one PDC that left the host, and when: their sending
- * PDC's RTT samples and timers run from then (mrt_snd_departed()).
+ * PDC's RTT samples and timers run from then (mrt_snd_departed()).  A
+ * batch of segs packets (PSNs psn on) was handed over at once: the
+ * device serializes its segments one after another, so packet i of it
+ * leaves i segments' serialization (seg bytes each at the destination's
+ * link speed, if known) after the first.
  */
 struct mrt_departed {
 	struct mrt_pdc *pdc;
 	unsigned int n;
 	u32 psn[16];
+	u16 segs[16];
+	u32 seg[16];
 	u64 at[16];
 };
 
 static void mrt_departed_flush(struct mrt_departed *dp)
 {
 	struct mrt_pdc *pdc = dp->pdc;
-	unsigned int i;
+	unsigned int i, j;
+	u32 mbps;
 
 	if (!dp->n)
 		return;
 	spin_lock(&pdc->ms->lock);
-	if (pdc->role == MRT_PDC_TX && !pdc->dead)
+	if (pdc->role == MRT_PDC_TX && !pdc->dead) {
+		mbps = READ_ONCE(pdc->dest->cc.cfg.rate_mbps);
 		for (i = 0; i < dp->n; i++)
-			mrt_snd_departed(&pdc->snd, dp->psn[i], dp->at[i]);
+			for (j = 0; j < dp->segs[i]; j++)
+				mrt_snd_departed(&pdc->snd, dp->psn[i] + j, dp->at[i] +
+						 (mbps ? div_u64((u64)j * dp->seg[i] * 8000,
+								 mbps) : 0));
+	}
 	spin_unlock(&pdc->ms->lock);
 	dp->n = 0;
 }
@@ -358,7 +386,12 @@ void mrt_xmit_queue(struct mrt_net *mn, struct sk_buff_head *q)
 		struct mrt_pdc *pdc = MRT_XMIT_CB(skb)->pdc;
 		bool data = MRT_XMIT_CB(skb)->data;
 		u32 psn = MRT_XMIT_CB(skb)->psn;
-		unsigned int len = skb->len;
+		unsigned int len = skb->len, segs = 1, seg = 0;
+
+		if (skb_is_gso(skb)) {
+			segs = skb_shinfo(skb)->gso_segs;
+			seg = skb_shinfo(skb)->gso_size;
+		}
 
 		if (MRT_XMIT_CB(skb)->family == AF_INET)
 			err = mrt_xmit4(mn, skb);
@@ -376,7 +409,7 @@ void mrt_xmit_queue(struct mrt_net *mn, struct sk_buff_head *q)
 		}
 		if (pdc)
 			WRITE_ONCE(pdc->xmit_err, 0);
-		mrt_stat(mn, MRT_S_PKTS_OUT, 1);
+		mrt_stat(mn, MRT_S_PKTS_OUT, segs);
 		mrt_stat(mn, MRT_S_BYTES_OUT, len);
 		if (!data)
 			continue;
@@ -384,6 +417,8 @@ void mrt_xmit_queue(struct mrt_net *mn, struct sk_buff_head *q)
 			mrt_departed_flush(&dp);
 		dp.pdc = pdc;
 		dp.psn[dp.n] = psn;
+		dp.segs[dp.n] = segs;
+		dp.seg[dp.n] = seg;
 		dp.at[dp.n++] = ktime_get_ns();
 	}
 	mrt_departed_flush(&dp);

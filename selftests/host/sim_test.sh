@@ -23,7 +23,7 @@ trap 'rm -rf "$out"' EXIT
 endpoints=(mrt-nscc mrt-nscc-trim mrt-nscc-mrc tcp-nscc tcp-nscc-mrc tcp-dcqcn tcp-swift tcp-dctcp
 	tcp-cubic)
 echo "TAP version 13"
-echo "1..$((${#endpoints[@]} * 2 + 17))"
+echo "1..$((${#endpoints[@]} * 2 + 18))"
 
 # run NAME ENDPOINT [fabsim args]: the run's summary in $out/NAME
 run() {
@@ -72,13 +72,20 @@ tap_ok $? "mrt-nscc-trim: the switch trims, the sender gets trim NACKs and sends
 jq -e '.trims == 0' "$out/mrt-nscc/summary.json" >/dev/null
 tap_ok $? "mrt-nscc: data not sent trimmable is never trimmed"
 
-# every EV of every flow carried data (spraying), and the bytes add up
-awk -F, 'NR > 1 { b[$1] += $3; if ($3 == 0) zero = 1 }
-	END { exit zero }' "$out/mrt-nscc/ev.csv" &&
+# Batches (tx_batch_max_pkts, default 8): each batch on the next EV, so a
+# flow of 64 packets reaches at least 8 of its 32 EVs; the bytes add up
+awk -F, 'NR > 1 { if ($3 > 0) used[$1]++; f[$1] = 1 }
+	END { for (i in f) if (used[i] < 8) bad = 1; exit bad }' "$out/mrt-nscc/ev.csv" &&
 	awk -F, 'NR == FNR { if (FNR > 1) sent[$1] += $3; next }
 		FNR > 1 && sent[$1] < $4 { bad = 1 } END { exit bad }' \
 		"$out/mrt-nscc/ev.csv" "$out/mrt-nscc/flows.csv"
-tap_ok $? "mrt-nscc: every flow sprays over all its EVs, at least its bytes in all"
+tap_ok $? "mrt-nscc: every flow sprays its batches over its EVs, at least its bytes in all"
+# one packet per batch: every EV of every flow carries data (spraying)
+run mrt-nscc-b1 mrt-nscc --set mrt.tx_batch_max_pkts=1 &&
+	awk -F, 'NR > 1 && $3 == 0 { zero = 1 } END { exit zero }' "$out/mrt-nscc-b1/ev.csv" &&
+	jq -e --slurpfile b "$out/mrt-nscc/summary.json" \
+		'$b[0].fct_max_us <= 1.01 * .fct_max_us' "$out/mrt-nscc-b1/summary.json" >/dev/null
+tap_ok $? "mrt-nscc, tx_batch_max_pkts 1: every flow sprays over all its EVs; batches end the incast no later (1%)"
 
 # a receiving application slower than the incast: its buffer fills, the
 # ACKs carry a receiver penalty (uet), packets that do not fit are NACKed

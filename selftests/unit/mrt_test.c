@@ -1479,6 +1479,101 @@ static void eng_fresh(struct nscc *cc, const struct nscc_params *np, struct mrt_
 	}
 }
 
+/* Batches (issue 36): consecutive new packets on one EV, each batch at
+ * most tx_batch_window_share of the window, within tx_batch_max_pkts; a
+ * retransmission or a change of the EV's state ends one; 0 or 1 turns
+ * them off.
+ */
+static void t_engine_batches(void)
+{
+	struct mrt_snd_cfg cfg = {
+		.rto_min_us = 100, .rto_max_us = 10000, .retry_budget = 8,
+		.sack_loss_min_retx_pkts = 512, .tx_batch_max_pkts = 8,
+		.tx_batch_window_share = 125,
+	};
+	const u32 bytes = 4096;
+	struct nscc_params np;
+	struct mrt_evset evs;
+	struct mrt_snd_dest d;
+	struct mrt_snd snd;
+	struct mrt_rx rx;
+	struct mrt_snd_tx tx[24];
+	static struct nscc cc;
+	bool ok = true;
+	int i;
+
+	nscc_params_init(&np, NSCC_FLAVOUR_MRC);
+	ev_init(&evs, 4, MRT_EV_RR);
+	d.cc = &cc;
+	d.evs = &evs;
+	eng_fresh(&cc, &np, &snd, &rx, &d, 1000, 0, &cfg, tx);
+	cc.cwnd = 128 * bytes;
+	tap_ok(mrt_snd_batch_pkts(&d, bytes, &cfg) == 8,
+	       "batch size: an eighth of the window (128 packets: 16), at most tx_batch_max_pkts (8)");
+	for (i = 0; i < 24; i++) {
+		ok &= mrt_snd_pick(&snd, &d, 1000, true, bytes, &cfg, &eng_ops, NULL, &tx[i]) ==
+		      MRT_SND_SEND;
+		mrt_snd_sent(&snd, &d, &tx[i], 1000, bytes, false, &cfg, &eng_ops, NULL);
+	}
+	for (i = 0; i < 24; i++)
+		ok &= tx[i].batch == !!(i % 8) && tx[i].ev == tx[i - i % 8].ev &&
+		      tx[i].batch_pkts == (i % 8 ? 0 : 8);
+	tap_ok(ok && tx[0].ev != tx[8].ev && tx[8].ev != tx[16].ev,
+	       "new packets go in batches of 8 on one EV each, the next batch on the next EV");
+
+	eng_fresh(&cc, &np, &snd, &rx, &d, 1000, 0, &cfg, tx);
+	cc.cwnd = 23 * bytes;
+	tap_ok(mrt_snd_batch_pkts(&d, bytes, &cfg) == 2,
+	       "a window of 23 packets: batches of 2");
+	cc.cwnd = 15 * bytes;
+	ok = mrt_snd_batch_pkts(&d, bytes, &cfg) == 1;
+	for (i = 0; i < 4; i++) {
+		mrt_snd_pick(&snd, &d, 1000, true, bytes, &cfg, &eng_ops, NULL, &tx[i]);
+		mrt_snd_sent(&snd, &d, &tx[i], 1000, bytes, false, &cfg, &eng_ops, NULL);
+		ok &= !tx[i].batch && tx[i].batch_pkts == 1;
+	}
+	tap_ok(ok && tx[0].ev != tx[1].ev && tx[1].ev != tx[2].ev && tx[2].ev != tx[3].ev,
+	       "a window of a few packets (15): one packet per EV, each on the next");
+
+	/* a batch of 8 begins; a retransmission ends it */
+	eng_fresh(&cc, &np, &snd, &rx, &d, 1000, 0, &cfg, tx);
+	cc.cwnd = 64 * bytes;
+	for (i = 0; i < 3; i++) {
+		mrt_snd_pick(&snd, &d, 1000, true, bytes, &cfg, &eng_ops, NULL, &tx[i]);
+		mrt_snd_sent(&snd, &d, &tx[i], 1000, bytes, false, &cfg, &eng_ops, NULL);
+	}
+	mrt_snd_slot(&snd, 1)->flags |= MRT_SLOT_RTXQ;
+	snd.rtxq[snd.rtxq_head & (snd.range - 1)] = 1;
+	snd.rtxq_len = 1;
+	ok = mrt_snd_pick(&snd, &d, 1000, true, bytes, &cfg, &eng_ops, NULL, &tx[3]) ==
+	     MRT_SND_SEND && tx[3].retx && !tx[3].batch && tx[3].batch_pkts == 1 &&
+	     tx[3].ev != tx[1].ev;
+	mrt_snd_sent(&snd, &d, &tx[3], 1000, bytes, false, &cfg, &eng_ops, NULL);
+	mrt_snd_pick(&snd, &d, 1000, true, bytes, &cfg, &eng_ops, NULL, &tx[4]);
+	mrt_snd_sent(&snd, &d, &tx[4], 1000, bytes, false, &cfg, &eng_ops, NULL);
+	tap_ok(ok && !tx[4].batch && tx[4].batch_pkts == 8,
+	       "a retransmission goes alone, on another EV than its last, and ends the open batch");
+
+	/* the batch's EV goes ASSUMED_BAD: the next packet picks anew */
+	mrt_snd_pick(&snd, &d, 1000, true, bytes, &cfg, &eng_ops, NULL, &tx[5]);
+	mrt_snd_sent(&snd, &d, &tx[5], 1000, bytes, false, &cfg, &eng_ops, NULL);
+	mrt_ev_rto(&evs, tx[5].ev, 1000);
+	mrt_snd_pick(&snd, &d, 1000, true, bytes, &cfg, &eng_ops, NULL, &tx[6]);
+	tap_ok(tx[5].batch && !tx[6].batch && tx[6].ev != tx[5].ev,
+	       "an EV that leaves GOOD ends its batch");
+
+	cfg.tx_batch_max_pkts = 1;
+	eng_fresh(&cc, &np, &snd, &rx, &d, 1000, 0, &cfg, tx);
+	cc.cwnd = 64 * bytes;
+	ok = true;
+	for (i = 0; i < 8; i++) {
+		mrt_snd_pick(&snd, &d, 1000, true, bytes, &cfg, &eng_ops, NULL, &tx[i]);
+		mrt_snd_sent(&snd, &d, &tx[i], 1000, bytes, false, &cfg, &eng_ops, NULL);
+		ok &= !tx[i].batch && tx[i].batch_pkts == 1;
+	}
+	tap_ok(ok, "tx_batch_max_pkts 1: every packet alone, as before batches");
+}
+
 /* The engine against the MRC and UET pages' transport rules (issue 35). */
 static void t_engine_pages(void)
 {
@@ -1840,6 +1935,7 @@ int main(void)
 	t_ev();
 	t_engine();
 	t_engine_pages();
+	t_engine_batches();
 	t_marking();
 	t_rx_room();
 	return tap_finish();
