@@ -72,6 +72,8 @@ static inline void mrt_nscc_params(const u32 *v, struct nscc_params *p)
 #define MRT_STATS							\
 	EM(MRT_S_PKTS_IN, pkts_in)					\
 	EM(MRT_S_PKTS_OUT, pkts_out)					\
+	EM(MRT_S_TRAINS_IN, gso_trains_in)				\
+	EM(MRT_S_BATCHES_OUT, gso_batches_out)				\
 	EM(MRT_S_BYTES_IN, bytes_in)					\
 	EM(MRT_S_BYTES_OUT, bytes_out)					\
 	EM(MRT_S_DATA_IN, data_pkts_in)					\
@@ -598,8 +600,9 @@ struct mrt_xmit_cb {
 	struct in6_addr daddr;
 	__be16 sport;
 	u8 tos;
-	u8 family:7,
-	   data:1;			/* a data packet of pdc's, PSN psn */
+	u8 family:6,
+	   data:1,			/* a data packet of pdc's, PSN psn */
+	   ack:1;			/* ACKs of pdc's (mrt_send_ack()) */
 	u32 psn;
 };
 
@@ -621,8 +624,22 @@ u32 mrt_route_mbps(struct mrt_net *mn, u8 family, const struct mrt_addr *to);
 struct sk_buff *mrt_alloc_ctl(unsigned int hlen);
 
 /* pdc.c */
-int mrt_rcv(struct mrt_net *mn, struct sk_buff *skb, const struct mrt_addr *src,
-	    const struct mrt_addr *dst, u8 family, u8 dsfield);
+/* A train: the datagrams one receive hands mrt (one, or the segments of
+ * a GSO skb), taken one after another.  Their answers wait in out, and a
+ * sending PDC that ACKs opened sends (push) once the ACKs of the train
+ * for it are in, so that it sends in batches; both at mrt_train_end().
+ * Under RCU, BHs off.
+ */
+struct mrt_train {
+	struct sk_buff_head out;
+	struct mrt_pdc *push;
+};
+
+/* A received mrt packet (skb->data at its header) of train t. */
+void mrt_rcv(struct mrt_net *mn, struct sk_buff *skb, const struct mrt_addr *src,
+	     const struct mrt_addr *dst, u8 family, u8 dsfield,
+	     struct mrt_train *t);
+void mrt_train_end(struct mrt_net *mn, struct mrt_train *t);
 /* Under ms->lock: the sending PDC to peer, if any. */
 struct mrt_pdc *mrt_pdc_tx_find(struct mrt_sock *ms, const struct mrt_addr *peer,
 				u16 peer_ep);

@@ -1534,6 +1534,9 @@ void mrt_pdc_push(struct mrt_pdc *pdc, struct sk_buff_head *out)
 	mrt_pdc_close(pdc, err, out);
 }
 
+/* An ACK p of pdc's; the push it may allow is the caller's (the train's
+ * end, mrt_train_end()).
+ */
 static void mrt_rcv_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 			struct sk_buff_head *out)
 {
@@ -1562,13 +1565,33 @@ static void mrt_rcv_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 	if (p->flags & MRT_ACK_F_CLOSING) {
 		mrt_stat(mn, MRT_S_ACK_CLOSING, 1);
 		mrt_pdc_close(pdc, ECONNRESET, out);
-		return;
 	}
+}
 
-	mrt_pdc_push(pdc, out);
-	/* a closed socket's PDC goes once it has nothing left */
-	if (pdc->ms->dead && !pdc->dead && mrt_pdc_idle(pdc))
-		mrt_pdc_close(pdc, 0, out);
+/* The push of the train's sending PDC: what its ACKs allow, in batches;
+ * then what the train's packets answered leaves, and the destination's
+ * other PDCs, if any wait, get their turn.
+ */
+void mrt_train_end(struct mrt_net *mn, struct mrt_train *t)
+{
+	struct mrt_pdc *pdc = t->push;
+	struct mrt_sock *ms;
+
+	t->push = NULL;
+	if (pdc) {
+		ms = pdc->ms;
+		spin_lock(&ms->lock);
+		if (pdc->linked && !pdc->dead) {
+			mrt_pdc_push(pdc, &t->out);
+			/* a closed socket's PDC goes once it has nothing left */
+			if (ms->dead && !pdc->dead && mrt_pdc_idle(pdc))
+				mrt_pdc_close(pdc, 0, &t->out);
+		}
+		spin_unlock(&ms->lock);
+	}
+	mrt_xmit_queue(mn, &t->out);
+	if (pdc && !list_empty_careful(&pdc->dest->waiters))
+		mrt_dest_kick(pdc->dest);
 }
 
 /* A CLOSING or MSG_TOO_BIG NACK says (in its payload) what the receiver
@@ -1800,8 +1823,9 @@ static void mrt_send_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p, bool ce,
 		.skey = pdc->key,
 		.dkey = pdc->rkey,
 	};
-	struct sk_buff *skb;
-	u8 pen = mrt_rcv_pen(pdc);
+	struct sk_buff *skb = skb_peek_tail(out);
+	u8 pen = mrt_rcv_pen(pdc), tos = mrt_ctl_tos_of(mn);
+	struct mrt_xmit_cb *cb;
 
 	if (ce)
 		mrt_stat(mn, MRT_S_MARKED_SENT, 1);
@@ -1810,15 +1834,32 @@ static void mrt_send_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p, bool ce,
 			since ? mrt_now() - since : 0, &a);
 	pdc->last_pen = pen;
 	a.flags |= flags;
-	skb = mrt_alloc_ctl(MRT_ACK_HDR_LEN);
-	if (!skb) {
-		mrt_stat(mn, MRT_S_ALLOC_FAIL, 1);
-		return;
+	/* The ACKs of a train (udp.c's mrt_udp_rcv()) to one PDC on one EV
+	 * go as one UDP GSO skb, each a segment: appended to the one at
+	 * out's tail while its head has room (what the allocator gave it,
+	 * eight ACKs or so).
+	 */
+	cb = skb ? MRT_XMIT_CB(skb) : NULL;
+	if (cb && cb->ack && cb->pdc == pdc && cb->sport == htons(p->ev) &&
+	    cb->tos == tos && skb_tailroom(skb) >= MRT_ACK_HDR_LEN) {
+		struct skb_shared_info *si = skb_shinfo(skb);
+
+		mrt_build(skb_put(skb, MRT_ACK_HDR_LEN), &a);
+		si->gso_type = SKB_GSO_UDP_L4;
+		si->gso_size = MRT_ACK_HDR_LEN;
+		si->gso_segs = (si->gso_segs ?: 1) + 1;
+	} else {
+		skb = mrt_alloc_ctl(MRT_ACK_HDR_LEN);
+		if (!skb) {
+			mrt_stat(mn, MRT_S_ALLOC_FAIL, 1);
+			return;
+		}
+		mrt_build(skb_put(skb, MRT_ACK_HDR_LEN), &a);
+		mrt_ctl_addr(skb, pdc, &pdc->local, &pdc->peer, pdc->family, p->ev,
+			     tos);
+		MRT_XMIT_CB(skb)->ack = 1;
+		__skb_queue_tail(out, skb);
 	}
-	mrt_build(skb_put(skb, MRT_ACK_HDR_LEN), &a);
-	mrt_ctl_addr(skb, pdc, &pdc->local, &pdc->peer, pdc->family, p->ev,
-		     mrt_ctl_tos_of(mn));
-	__skb_queue_tail(out, skb);
 	pdc->since_ack = 0;
 	mrt_stat(mn, MRT_S_ACKS_OUT, 1);
 }
@@ -2421,8 +2462,9 @@ static bool mrt_pdc_answer(struct mrt_pdc *pdc, const struct mrt_pkt *p)
 /* An ACK or NACK: to the sending PDC it names. */
 static void mrt_rcv_answer(struct mrt_net *mn, struct sk_buff *skb,
 			   const struct mrt_pkt *p, const struct mrt_addr *src,
-			   u8 family, struct sk_buff_head *out)
+			   u8 family, struct mrt_train *t)
 {
+	struct sk_buff_head *out = &t->out;
 	struct mrt_pdc *pdc;
 	struct mrt_sock *ms;
 
@@ -2430,6 +2472,9 @@ static void mrt_rcv_answer(struct mrt_net *mn, struct sk_buff *skb,
 	pdc = mrt_pdc_named(mn, p, MRT_PDC_TX, src, family);
 	if (!pdc)
 		return;
+	/* another PDC's answer: the one the train was for sends first */
+	if (t->push && t->push != pdc)
+		mrt_train_end(mn, t);
 	ms = pdc->ms;
 	spin_lock(&ms->lock);
 	if (!pdc->linked || pdc->dead) {
@@ -2446,10 +2491,10 @@ static void mrt_rcv_answer(struct mrt_net *mn, struct sk_buff *skb,
 	else
 		mrt_rcv_nack(pdc, p, out);
 	spin_unlock(&ms->lock);
-	/* The window may have opened for the destination's other PDCs. */
-	mrt_xmit_queue(mn, out);
-	if (!list_empty_careful(&pdc->dest->waiters))
-		mrt_dest_kick(pdc->dest);
+	/* it sends, and the window may have opened for the destination's
+	 * other PDCs, once the train's answers to it are in
+	 */
+	t->push = pdc;
 }
 
 /* A CTRL packet: a probe for one of our receiving PDCs, answered on the
@@ -2537,10 +2582,10 @@ unlock:
 /* The receive path, from mrt_udp_rcv(): skb->data is the mrt header.
  * Softirq, under RCU.
  */
-int mrt_rcv(struct mrt_net *mn, struct sk_buff *skb, const struct mrt_addr *src,
-	    const struct mrt_addr *dst, u8 family, u8 ds)
+void mrt_rcv(struct mrt_net *mn, struct sk_buff *skb, const struct mrt_addr *src,
+	     const struct mrt_addr *dst, u8 family, u8 ds, struct mrt_train *t)
 {
-	struct sk_buff_head out;
+	struct sk_buff_head *out = &t->out;
 	unsigned int hlen;
 	struct mrt_pkt p;
 	int err;
@@ -2570,31 +2615,28 @@ int mrt_rcv(struct mrt_net *mn, struct sk_buff *skb, const struct mrt_addr *src,
 	if (err)
 		goto bad;
 
-	__skb_queue_head_init(&out);
 	switch (p.type) {
 	case MRT_TYPE_DATA:
-		mrt_rcv_data_pkt(mn, skb, &p, src, dst, family, ds, &out);
+		mrt_rcv_data_pkt(mn, skb, &p, src, dst, family, ds, out);
 		break;
 	case MRT_TYPE_ACK:
 	case MRT_TYPE_NACK:
 		mrt_stat(mn, p.type == MRT_TYPE_ACK ? MRT_S_ACKS_IN :
 			 MRT_S_NACKS_IN, 1);
-		mrt_rcv_answer(mn, skb, &p, src, family, &out);
+		mrt_rcv_answer(mn, skb, &p, src, family, t);
 		break;
 	default:
 		mrt_stat(mn, MRT_S_CTRL_IN, 1);
-		mrt_rcv_ctrl(mn, skb, &p, src, dst, family, &out);
+		mrt_rcv_ctrl(mn, skb, &p, src, dst, family, out);
 	}
-	mrt_xmit_queue(mn, &out);
-	return 0;
+	return;
 bad:
 	mrt_stat(mn, MRT_S_MALFORMED(mrt_bad_reason(err)), 1);
 	kfree_skb(skb);
-	return 0;
+	return;
 nomem:
 	mrt_stat(mn, MRT_S_ALLOC_FAIL, 1);
 	kfree_skb(skb);
-	return 0;
 }
 
 /* A receiving PDC's messages being reassembled: one that had no packet

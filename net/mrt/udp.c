@@ -19,15 +19,16 @@
 
 #include "mrt.h"
 
-static int mrt_udp_rcv(struct sock *usk, struct sk_buff *skb)
+/* One datagram of train t, skb->data at its UDP header: to mrt_rcv(). */
+static void mrt_udp_one(struct mrt_net *mn, struct sk_buff *skb,
+			struct mrt_train *t)
 {
-	struct mrt_net *mn = rcu_dereference_sk_user_data(usk);
 	struct mrt_addr src, dst;
 	u8 family, ds;
 
-	if (!mn || !pskb_may_pull(skb, sizeof(struct udphdr))) {
+	if (!pskb_may_pull(skb, sizeof(struct udphdr))) {
 		kfree_skb(skb);
-		return 0;
+		return;
 	}
 	/* A PDC has one peer: broadcast and multicast datagrams (which
 	 * would make state on every host of the link) are dropped.
@@ -56,11 +57,50 @@ static int mrt_udp_rcv(struct sock *usk, struct sk_buff *skb)
 		ds = ipv6_get_dsfield(ip6h);
 	}
 	__skb_pull(skb, sizeof(struct udphdr));
-	mrt_rcv(mn, skb, &src, &dst, family, ds);
-	return 0;
+	mrt_rcv(mn, skb, &src, &dst, family, ds, t);
+	return;
 nonunicast:
 	mrt_stat(mn, MRT_S_NONUNICAST, 1);
 	kfree_skb(skb);
+}
+
+/* The tunnel socket's receive: one datagram, or a train of them (a UDP
+ * GSO skb: a peer's batch that crossed a veth whole, or one that GRO
+ * merged, the tunnels accepting both, UDP_GRO), taken one after another
+ * as one train (struct mrt_train): a batch's ACKs, which share its EV,
+ * leave as one GSO skb (pdc.c's mrt_send_ack()), and a train of ACKs
+ * lets its PDC send once, in batches.  The IP header
+ * of a merged train is each datagram's (GRO merges only datagrams whose
+ * TOS, so ECN, agree).
+ */
+static int mrt_udp_rcv(struct sock *usk, struct sk_buff *skb)
+{
+	struct mrt_net *mn = rcu_dereference_sk_user_data(usk);
+	struct sk_buff *segs, *next;
+	struct mrt_train t;
+
+	if (!mn) {
+		kfree_skb(skb);
+		return 0;
+	}
+	__skb_queue_head_init(&t.out);
+	t.push = NULL;
+	if (!skb_is_gso(skb)) {
+		mrt_udp_one(mn, skb, &t);
+	} else {
+		bool v4 = ip_hdr(skb)->version == 4;
+
+		mrt_stat(mn, MRT_S_TRAINS_IN, 1);
+		__skb_push(skb, -skb_mac_offset(skb));
+		segs = udp_rcv_segment(usk, skb, v4);
+		skb_list_walk_safe(segs, skb, next) {
+			skb_mark_not_on_list(skb);
+			__skb_pull(skb, skb_transport_offset(skb));
+			udp_post_segment_fix_csum(skb);
+			mrt_udp_one(mn, skb, &t);
+		}
+	}
+	mrt_train_end(mn, &t);
 	return 0;
 }
 
@@ -77,6 +117,7 @@ static int mrt_tunnel_open(struct mrt_net *mn, u8 family, __be16 port,
 		.local_udp_port	= port,
 	};
 	int err;
+	int one = 1;
 
 	if (family == AF_INET6) {
 		cfg.ipv6_v6only = 1;
@@ -87,6 +128,13 @@ static int mrt_tunnel_open(struct mrt_net *mn, u8 family, __be16 port,
 	if (err)
 		return err;
 	setup_udp_tunnel_sock(mn->net, *sockp, &tcfg);
+	/* GSO trains whole (mrt_udp_rcv()), and GRO's, as UDP_GRO asks */
+	err = (*sockp)->ops->setsockopt(*sockp, SOL_UDP, UDP_GRO,
+					KERNEL_SOCKPTR(&one), sizeof(one));
+	if (err) {
+		udp_tunnel_sock_release(*sockp);
+		return err;
+	}
 	return 0;
 }
 
@@ -410,6 +458,8 @@ void mrt_xmit_queue(struct mrt_net *mn, struct sk_buff_head *q)
 		if (pdc)
 			WRITE_ONCE(pdc->xmit_err, 0);
 		mrt_stat(mn, MRT_S_PKTS_OUT, segs);
+		if (segs > 1)
+			mrt_stat(mn, MRT_S_BATCHES_OUT, 1);
 		mrt_stat(mn, MRT_S_BYTES_OUT, len);
 		if (!data)
 			continue;
