@@ -440,6 +440,8 @@ struct mrt_tmsg {
 	u32 pkts_left;
 	u16 msg_id;
 	int err;			/* the report's: 0 delivered */
+	bool streaming;			/* its sendmsg() is queueing it still */
+	bool unlinked;			/* ... and its PDC failed (err) */
 	struct mrt_errq_tail who;	/* the report's peer */
 };
 

@@ -747,6 +747,16 @@ static void mrt_tmsg_free(struct mrt_pdc *pdc, struct mrt_tmsg *m, int err)
 
 	list_del(&m->node);
 	pdc->ntmsgs--;
+	if (m->streaming) {
+		/* its sendmsg() learns, returns the error and frees it */
+		m->unlinked = true;
+		m->err = err > 0 ? err : ECONNRESET;
+		if (err > 0) {
+			ms->st.msgs_failed++;
+			mrt_stat(pdc->mn, MRT_S_MSGS_FAILED, 1);
+		}
+		return;
+	}
 	if (err > 0) {
 		ms->st.msgs_failed++;
 		mrt_stat(pdc->mn, MRT_S_MSGS_FAILED, 1);

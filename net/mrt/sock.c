@@ -379,20 +379,90 @@ static int mrt_cookie(struct msghdr *msg, u64 *cookie)
 	return 0;
 }
 
+/* What packets of a message cost the send buffer: their payload and, per
+ * packet, an skb.
+ */
+static u64 mrt_snd_cost(u64 bytes, unsigned int pkts)
+{
+	return bytes + (u64)pkts * SKB_TRUESIZE(MRT_HEADROOM);
+}
+
+/* Waits for room for want bytes in the send buffer (an empty one has room
+ * for any).  Before a message's first packets are queued this is any
+ * send's wait: EAGAIN when it may not wait, SO_SNDTIMEO, signals.  After
+ * (committed: the peer has part of it), only a fatal signal stops it; a
+ * PDC that fails frees its packets, so the wait ends then too.
+ */
+static int mrt_snd_wait(struct sock *sk, u64 want, long *timeo, bool committed)
+{
+	while (!mrt_snd_room(sk, want)) {
+		if (committed) {
+			if (wait_event_killable(*sk_sleep(sk), mrt_snd_room(sk, want)))
+				return -EINTR;
+			continue;
+		}
+		if (!*timeo)
+			return -EAGAIN;
+		if (signal_pending(current))
+			return sock_intr_errno(*timeo);
+		*timeo = wait_event_interruptible_timeout(*sk_sleep(sk),
+							  mrt_snd_room(sk, want),
+							  *timeo);
+		if (*timeo < 0)
+			return sock_intr_errno(*timeo);
+	}
+	return 0;
+}
+
+/* Under ms->lock: the sending PDC to peer, found or made (the lock is
+ * dropped to make one); NULL with *err if there is none to be had.
+ */
+static struct mrt_pdc *mrt_snd_pdc(struct mrt_sock *ms, const struct mrt_addr *peer,
+				   u16 ep, int *err)
+{
+	struct mrt_pdc *pdc, *fresh;
+
+	pdc = ms->dead ? NULL : mrt_pdc_tx_find(ms, peer, ep);
+	if (!pdc && !ms->dead) {
+		spin_unlock_bh(&ms->lock);
+		fresh = mrt_pdc_tx_new(ms, peer, ep, err);
+		spin_lock_bh(&ms->lock);
+		if (!fresh)
+			return NULL;
+		pdc = ms->dead ? NULL : mrt_pdc_tx_find(ms, peer, ep);
+		if (pdc || ms->dead) {
+			/* never linked, so no one else has it */
+			mrt_pdc_close(fresh, 0, NULL);
+		} else {
+			mrt_pdc_tx_link(ms, fresh);
+			pdc = fresh;
+		}
+	}
+	if (!pdc)
+		*err = -EPIPE;
+	return pdc;
+}
+
+/* One message, queued in chunks that each fit the send buffer's free
+ * room: all at once when it fits the buffer, else streamed, a chunk as
+ * ACKs free room (a quarter of the buffer at a time).  A message still
+ * being streamed is m->streaming: a failure of its PDC meanwhile leaves
+ * it to this call (m->unlinked), which returns the error.
+ */
 static int mrt_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 {
 	struct sock *sk = sock->sk;
 	struct mrt_sock *ms = mrt_sk(sk);
 	struct mrt_net *mn = ms->mn;
 	unsigned int mss = mrt_attr(mn, MRT_A_mss);
-	unsigned int npkts, i;
-	u64 need;
+	unsigned int npkts, done, n, i;
 	struct sk_buff_head q, out;
-	struct mrt_pdc *pdc, *fresh;
+	struct mrt_pdc *pdc = NULL;
 	struct mrt_tmsg *m = NULL;
 	struct mrt_addr peer;
 	struct sk_buff *skb;
-	u64 cookie = 0;
+	u64 cookie = 0, per, want, sndbuf, used;
+	bool whole;
 	long timeo;
 	u16 ep;
 	int err;
@@ -418,27 +488,17 @@ static int mrt_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	err = mrt_cookie(msg, &cookie);
 	if (err)
 		return err;
+	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
+	npkts = len ? DIV_ROUND_UP(len, mss) : 1;
+	/* only a send that may wait can stream a message through a buffer
+	 * it does not fit
+	 */
 	if (len > mrt_attr(mn, MRT_A_max_msg_bytes) ||
-	    len > (size_t)READ_ONCE(sk->sk_sndbuf))
+	    (!timeo && len > (size_t)READ_ONCE(sk->sk_sndbuf)))
 		return -EMSGSIZE;
 	err = mrt_autobind(ms);
 	if (err)
 		return err;
-
-	npkts = len ? DIV_ROUND_UP(len, mss) : 1;
-	need = len + (u64)npkts * SKB_TRUESIZE(MRT_HEADROOM);
-	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
-	while (!mrt_snd_room(sk, need)) {
-		if (!timeo)
-			return -EAGAIN;
-		if (signal_pending(current))
-			return sock_intr_errno(timeo);
-		timeo = wait_event_interruptible_timeout(*sk_sleep(sk),
-							 mrt_snd_room(sk, need),
-							 timeo);
-		if (timeo < 0)
-			return sock_intr_errno(timeo);
-	}
 
 	m = kzalloc(sizeof(*m), sk->sk_allocation | __GFP_ACCOUNT);
 	if (!m)
@@ -446,72 +506,101 @@ static int mrt_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	m->cookie = cookie;
 	m->len = len;
 	m->pkts_left = npkts;
+	per = mrt_snd_cost(mss, 1);
 	__skb_queue_head_init(&q);
-	for (i = 0; i < npkts; i++) {
-		unsigned int off = i * mss, plen = min_t(size_t, mss, len - off);
-
-		skb = mrt_payload_new(sk, &msg->msg_iter, plen, &err);
-		if (!skb)
+	for (done = 0; done < npkts; done += n) {
+		/* all the rest if the buffer takes it (an empty one takes
+		 * anything a send that may not wait sends), else a quarter
+		 * of the buffer at a time
+		 */
+		sndbuf = READ_ONCE(sk->sk_sndbuf);
+		want = mrt_snd_cost(len - (u64)done * mss, npkts - done);
+		whole = !timeo || want <= sndbuf;
+		if (!whole)
+			want = max(sndbuf / 4, per);
+		err = mrt_snd_wait(sk, want, &timeo, done);
+		if (err)
 			goto fail;
-		skb_set_owner_w(skb, sk);
-		MRT_TX_CB(skb)->msg = m;
-		MRT_TX_CB(skb)->off = off;
-		MRT_TX_CB(skb)->flags = (i ? 0 : MRT_DATA_F_SOM) |
-					(i == npkts - 1 ? MRT_DATA_F_EOM : 0);
-		__skb_queue_tail(&q, skb);
-	}
+		used = sk_wmem_alloc_get(sk);
+		n = used < sndbuf ? div64_u64(sndbuf - used, per) : 0;
+		n = whole ? npkts - done : clamp_t(unsigned int, n, 1, npkts - done);
+		for (i = done; i < done + n; i++) {
+			unsigned int off = i * mss, plen = min_t(size_t, mss, len - off);
 
-	/* The PDC is found or made and then used under one hold of the
-	 * lock; the packets that name it are sent within RCU.
-	 */
-	spin_lock_bh(&ms->lock);
-	pdc = ms->dead ? NULL : mrt_pdc_tx_find(ms, &peer, ep);
-	if (!pdc && !ms->dead) {
-		spin_unlock_bh(&ms->lock);
-		fresh = mrt_pdc_tx_new(ms, &peer, ep, &err);
-		if (!fresh)
-			goto fail;
-		spin_lock_bh(&ms->lock);
-		pdc = ms->dead ? NULL : mrt_pdc_tx_find(ms, &peer, ep);
-		if (pdc || ms->dead) {
-			/* never linked, so no one else has it */
-			mrt_pdc_close(fresh, 0, NULL);
-		} else {
-			mrt_pdc_tx_link(ms, fresh);
-			pdc = fresh;
+			skb = mrt_payload_new(sk, &msg->msg_iter, plen, &err);
+			if (!skb)
+				goto fail;
+			skb_set_owner_w(skb, sk);
+			MRT_TX_CB(skb)->msg = m;
+			MRT_TX_CB(skb)->off = off;
+			MRT_TX_CB(skb)->flags = (i ? 0 : MRT_DATA_F_SOM) |
+						(i == npkts - 1 ? MRT_DATA_F_EOM : 0);
+			__skb_queue_tail(&q, skb);
 		}
-	}
-	if (!pdc) {
+
+		/* The PDC is found or made and then used under one hold of
+		 * the lock; the packets that name it are sent within RCU.
+		 */
+		__skb_queue_head_init(&out);
+		spin_lock_bh(&ms->lock);
+		if (!done) {
+			pdc = mrt_snd_pdc(ms, &peer, ep, &err);
+			if (pdc && pdc->ntmsgs >= MRT_MAX_TMSGS) {
+				pdc = NULL;
+				err = -ENOBUFS;
+			}
+			if (!pdc) {
+				spin_unlock_bh(&ms->lock);
+				goto fail;
+			}
+			m->msg_id = pdc->next_msg_id++;
+			list_add_tail(&m->node, &pdc->tmsgs);
+			pdc->ntmsgs++;
+			ms->st.msgs_sent++;
+			mrt_stat(mn, MRT_S_MSGS_OUT, 1);
+		} else if (m->unlinked) {
+			/* its PDC failed while it was being streamed */
+			spin_unlock_bh(&ms->lock);
+			err = -m->err;
+			goto fail_free;
+		}
+		m->streaming = done + n < npkts;
+		skb_queue_splice_tail_init(&q, &pdc->sendq);
+		mrt_pdc_push(pdc, &out);
+		ms->info_peer = pdc->peer;
+		ms->info_ep = pdc->peer_ep;
+		ms->info_set = true;
+		/* The packets name the PDC: it lives until they are sent. */
+		rcu_read_lock();
 		spin_unlock_bh(&ms->lock);
-		err = -EPIPE;
-		goto fail;
+		local_bh_disable();
+		mrt_xmit_queue(mn, &out);
+		local_bh_enable();
+		rcu_read_unlock();
 	}
+	return len;
+
+fail:
+	__skb_queue_purge(&q);
+	if (!done) {
+		kfree(m);
+		return err;
+	}
+	/* Part of it is out and the rest will never be: a message cannot
+	 * be taken back, so its PDC fails (the others on it with
+	 * ECONNABORTED), unless it has failed already.
+	 */
 	__skb_queue_head_init(&out);
-	if (pdc->ntmsgs >= MRT_MAX_TMSGS) {
-		spin_unlock_bh(&ms->lock);
-		err = -ENOBUFS;
-		goto fail;
-	}
-	m->msg_id = pdc->next_msg_id++;
-	list_add_tail(&m->node, &pdc->tmsgs);
-	pdc->ntmsgs++;
-	skb_queue_splice_tail_init(&q, &pdc->sendq);
-	ms->st.msgs_sent++;
-	mrt_stat(mn, MRT_S_MSGS_OUT, 1);
-	mrt_pdc_push(pdc, &out);
-	ms->info_peer = pdc->peer;
-	ms->info_ep = pdc->peer_ep;
-	ms->info_set = true;
-	/* The packets name the PDC: it lives until they are sent. */
+	spin_lock_bh(&ms->lock);
+	if (!m->unlinked)
+		mrt_pdc_close(pdc, ECONNABORTED, &out);
 	rcu_read_lock();
 	spin_unlock_bh(&ms->lock);
 	local_bh_disable();
 	mrt_xmit_queue(mn, &out);
 	local_bh_enable();
 	rcu_read_unlock();
-	return len;
-
-fail:
+fail_free:
 	__skb_queue_purge(&q);
 	kfree(m);
 	return err;
