@@ -627,14 +627,16 @@ struct sk_buff *mrt_alloc_ctl(unsigned int hlen);
 
 /* pdc.c */
 /* A train: the datagrams one receive hands mrt (one, or the segments of
- * a GSO skb), taken one after another.  Their answers wait in out, and a
- * sending PDC that ACKs opened sends (push) once the ACKs of the train
- * for it are in, so that it sends in batches; both at mrt_train_end().
- * Under RCU, BHs off.
+ * a GSO skb), taken one after another, a socket's lock held from one of
+ * its packets to the next.  Their answers wait in out, and a sending PDC
+ * that ACKs opened sends (push) once the ACKs of the train for it are
+ * in, so that it sends in batches; both at mrt_train_end(), which lets
+ * the lock go first.  Under RCU, BHs off.
  */
 struct mrt_train {
 	struct sk_buff_head out;
 	struct mrt_pdc *push;
+	struct mrt_sock *ms;		/* whose lock the train holds, if any */
 };
 
 /* A received mrt packet (skb->data at its header) of train t. */

@@ -1544,6 +1544,33 @@ void mrt_pdc_push(struct mrt_pdc *pdc, struct sk_buff_head *out)
 	mrt_pdc_close(pdc, err, out);
 }
 
+/* The train's hold of a socket's lock: taken for a packet of ms's and
+ * kept for the next while it is ms's too, so that a train of one PDC's
+ * packets is taken under one hold; let go before anything else locks.
+ * The hold outlives the functions that take it, which sparse cannot
+ * follow: to it these two change nothing (__acquire(), __release()).
+ */
+static void mrt_train_unlock(struct mrt_train *t)
+{
+	struct mrt_sock *ms = t->ms;
+
+	if (ms) {
+		t->ms = NULL;
+		spin_unlock(&ms->lock);
+		__acquire(&ms->lock);
+	}
+}
+
+static void mrt_train_lock(struct mrt_train *t, struct mrt_sock *ms)
+{
+	if (t->ms == ms)
+		return;
+	mrt_train_unlock(t);
+	spin_lock(&ms->lock);
+	__release(&ms->lock);
+	t->ms = ms;
+}
+
 /* An ACK p of pdc's; the push it may allow is the caller's (the train's
  * end, mrt_train_end()).
  */
@@ -1590,15 +1617,15 @@ void mrt_train_end(struct mrt_net *mn, struct mrt_train *t)
 	t->push = NULL;
 	if (pdc) {
 		ms = pdc->ms;
-		spin_lock(&ms->lock);
+		mrt_train_lock(t, ms);
 		if (pdc->linked && !pdc->dead) {
 			mrt_pdc_push(pdc, &t->out);
 			/* a closed socket's PDC goes once it has nothing left */
 			if (ms->dead && !pdc->dead && mrt_pdc_idle(pdc))
 				mrt_pdc_close(pdc, 0, &t->out);
 		}
-		spin_unlock(&ms->lock);
 	}
+	mrt_train_unlock(t);
 	mrt_xmit_queue(mn, &t->out);
 	if (pdc && !list_empty_careful(&pdc->dest->waiters))
 		mrt_dest_kick(pdc->dest);
@@ -1847,9 +1874,10 @@ static void mrt_send_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p, bool ce,
 	/* The ACKs of a train (udp.c's mrt_udp_rcv()) to one PDC on one EV
 	 * go as one UDP GSO skb, each a segment: appended to the one at
 	 * out's tail while its head has room (what the allocator gave it,
-	 * eight ACKs or so).
+	 * eight ACKs or so); with batches off (tx_batch_max_pkts 1), each
+	 * alone.
 	 */
-	cb = skb ? MRT_XMIT_CB(skb) : NULL;
+	cb = skb && mrt_attr(mn, MRT_A_tx_batch_max_pkts) > 1 ? MRT_XMIT_CB(skb) : NULL;
 	if (cb && cb->ack && cb->pdc == pdc && cb->sport == htons(p->ev) &&
 	    cb->tos == tos && skb_tailroom(skb) >= MRT_ACK_HDR_LEN) {
 		struct skb_shared_info *si = skb_shinfo(skb);
@@ -2329,8 +2357,9 @@ static struct mrt_pdc *mrt_pdc_rx_new(struct mrt_sock *ms, struct mrt_pkt *p,
 static void mrt_rcv_data_pkt(struct mrt_net *mn, struct sk_buff *skb,
 			     struct mrt_pkt *p, const struct mrt_addr *src,
 			     const struct mrt_addr *dst, u8 family, u8 ds,
-			     struct sk_buff_head *out)
+			     struct mrt_train *t)
 {
+	struct sk_buff_head *out = &t->out;
 	bool ce = INET_ECN_is_ce(ds);
 	struct mrt_pdc *pdc = NULL;
 	struct mrt_sock *ms;
@@ -2353,21 +2382,22 @@ static void mrt_rcv_data_pkt(struct mrt_net *mn, struct sk_buff *skb,
 					      MRT_NACK_INV_DPDCID, 0, out);
 			goto drop;
 		}
+		/* the PDC's packets of a train, under one hold */
 		ms = pdc->ms;
-		spin_lock(&ms->lock);
-		if (!pdc->linked) {
-			spin_unlock(&ms->lock);
+		mrt_train_lock(t, ms);
+		if (!pdc->linked)
 			goto drop;
-		}
+		goto found;
 	} else {
 		/* A SYN retransmission for a PDC whose socket closed: its
 		 * lingering PDC answers, not a socket that took the endpoint
 		 * since (which would get the message a second time).
 		 */
+		mrt_train_unlock(t);
 		pdc = mrt_linger_find(mn, family, src, dst, p);
 		if (pdc) {
 			ms = pdc->ms;
-			spin_lock(&ms->lock);
+			mrt_train_lock(t, ms);
 			goto found;
 		}
 		ms = mrt_ep_lookup(mn, family, p->data.dst_ep, dst);
@@ -2404,15 +2434,16 @@ static void mrt_rcv_data_pkt(struct mrt_net *mn, struct sk_buff *skb,
 				goto drop;
 			}
 		}
+		/* the train's hold from here */
+		t->ms = ms;
+		__release(&ms->lock);
 	}
+	/* ms->lock held, as the train's (mrt_train_unlock() lets it go) */
 found:
-	if (pdc->dead) {
-		spin_unlock(&ms->lock);
+	if (pdc->dead)
 		goto drop;
-	}
 	if (pdc->state == MRT_PDC_LINGER) {
 		mrt_rcv_linger(pdc, p, ce, out);
-		spin_unlock(&ms->lock);
 		goto drop;
 	}
 	if (mrt_is_trim(mn, p, ds >> 2, &code)) {
@@ -2420,11 +2451,9 @@ found:
 		pdc->st.trims++;
 		pdc->last_ns = mrt_now();
 		mrt_send_nack(mn, pdc, p, src, dst, family, code, 0, out);
-		spin_unlock(&ms->lock);
 		goto drop;
 	}
 	mrt_rcv_data(pdc, p, skb, ce, out);
-	spin_unlock(&ms->lock);
 	return;
 drop:
 	kfree_skb(skb);
@@ -2486,21 +2515,17 @@ static void mrt_rcv_answer(struct mrt_net *mn, struct sk_buff *skb,
 	if (t->push && t->push != pdc)
 		mrt_train_end(mn, t);
 	ms = pdc->ms;
-	spin_lock(&ms->lock);
-	if (!pdc->linked || pdc->dead) {
-		spin_unlock(&ms->lock);
+	mrt_train_lock(t, ms);
+	if (!pdc->linked || pdc->dead)
 		return;
-	}
 	if (!mrt_pdc_answer(pdc, p)) {
 		mrt_stat(mn, MRT_S_UNKNOWN_PDC, 1);
-		spin_unlock(&ms->lock);
 		return;
 	}
 	if (p->type == MRT_TYPE_ACK)
 		mrt_rcv_ack(pdc, p, out);
 	else
 		mrt_rcv_nack(pdc, p, out);
-	spin_unlock(&ms->lock);
 	/* it sends, and the window may have opened for the destination's
 	 * other PDCs, once the train's answers to it are in
 	 */
@@ -2627,7 +2652,7 @@ void mrt_rcv(struct mrt_net *mn, struct sk_buff *skb, const struct mrt_addr *src
 
 	switch (p.type) {
 	case MRT_TYPE_DATA:
-		mrt_rcv_data_pkt(mn, skb, &p, src, dst, family, ds, out);
+		mrt_rcv_data_pkt(mn, skb, &p, src, dst, family, ds, t);
 		break;
 	case MRT_TYPE_ACK:
 	case MRT_TYPE_NACK:
@@ -2637,6 +2662,7 @@ void mrt_rcv(struct mrt_net *mn, struct sk_buff *skb, const struct mrt_addr *src
 		break;
 	default:
 		mrt_stat(mn, MRT_S_CTRL_IN, 1);
+		mrt_train_unlock(t);
 		mrt_rcv_ctrl(mn, skb, &p, src, dst, family, out);
 	}
 	return;

@@ -85,6 +85,7 @@ static int mrt_udp_rcv(struct sock *usk, struct sk_buff *skb)
 	}
 	__skb_queue_head_init(&t.out);
 	t.push = NULL;
+	t.ms = NULL;
 	if (!skb_is_gso(skb)) {
 		mrt_udp_one(mn, skb, &t);
 	} else {
