@@ -131,7 +131,6 @@ struct sim_mrt_net *sim_mrt_net_new(const char *const *mrt_sets, int nmrt,
 	net->cfg.retry_budget = net->v[A_retry_budget];
 	net->cfg.sack_loss_min_retx_pkts = net->v[A_sack_loss_min_retx_pkts];
 	net->cfg.tx_batch_max_pkts = net->v[A_tx_batch_max_pkts];
-	net->cfg.tx_batch_window_share = net->v[A_tx_batch_window_share];
 	net->mss = mss;
 	net->trim = trim;
 	mrt_run = true;

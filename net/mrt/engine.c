@@ -421,8 +421,8 @@ static void mrt_snd_oor_release(struct mrt_snd *s)
 u32 mrt_snd_batch_pkts(const struct mrt_snd_dest *d, u32 bytes,
 		       const struct mrt_snd_cfg *c)
 {
-	u64 n = div64_u64((u64)d->cc->cwnd * c->tx_batch_window_share,
-			  (u64)max_t(u32, bytes, 1) * 1000);
+	u64 per = (u64)max_t(u32, bytes, 1) * max_t(u32, d->evs->usable, 1);
+	u64 n = div64_u64(d->cc->cwnd, per);
 
 	if (c->tx_batch_max_pkts <= 1)
 		return 1;

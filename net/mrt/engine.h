@@ -101,7 +101,6 @@ struct mrt_snd_cfg {
 	u32 retry_budget;
 	u32 sack_loss_min_retx_pkts;
 	u32 tx_batch_max_pkts;		/* 0 or 1: no batches */
-	u32 tx_batch_window_share;	/* thousandths */
 };
 
 /* The destination's shared state. */
@@ -277,13 +276,13 @@ struct mrt_snd_tx {
  * so that the transport can hand a batch to the stack as one skb (UDP
  * GSO: every segment of it has the same UDP source port, the EV).  A
  * batch begins with an EV picked as for a single packet and takes at most
- * tx_batch_window_share thousandths of NSCC's window, in packets of its
- * first packet's size (at least one, at most tx_batch_max_pkts): one
- * packet per EV while the window is a few packets, longer batches when it
- * is many, so that a window always spreads over at least 1000 /
- * tx_batch_window_share EVs.  A retransmission is a batch of its own (it
- * avoids its last EV), and ends the open one; so does a change of the
- * batch EV's state from GOOD.
+ * its EV's share of the window: NSCC's window over the usable EVs, in
+ * packets of its first packet's size (at least one, at most
+ * tx_batch_max_pkts).  One packet per EV while the window is less than
+ * two packets per EV, longer batches when it is many, so that over a
+ * window each EV carries what per-packet spraying would give it.  A
+ * retransmission is a batch of its own (it avoids its last EV), and ends
+ * the open one; so does a change of the batch EV's state from GOOD.
  */
 u32 mrt_snd_batch_pkts(const struct mrt_snd_dest *d, u32 bytes,
 		       const struct mrt_snd_cfg *c);

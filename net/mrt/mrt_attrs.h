@@ -34,8 +34,6 @@ MRT_ATTR(retry_budget, U32, 8, 1, 100, "timeouts",
 	 "Timer expiries of one packet before its message fails with ETIMEDOUT")
 MRT_ATTR(tx_batch_max_pkts, U32, 8, 1, 16, "packets",
 	 "Most new packets per batch on one EV (one UDP GSO skb); 1: every packet alone")
-MRT_ATTR(tx_batch_window_share, U32, 125, 1, 1000, "thousandths",
-	 "Largest share of the window one batch may carry (125: a window spreads over 8 EVs)")
 MRT_ATTR(ack_every_pkts, U32, 1, 1, 64, "packets",
 	 "Receiver: ACK every this many data packets; at once on CE, RETX, AR, duplicates, EOM")
 MRT_ATTR(qp_groups_enabled, BOOL, 1, 0, 1, "",

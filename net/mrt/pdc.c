@@ -987,7 +987,6 @@ static void mrt_snd_cfg_of(struct mrt_net *mn, struct mrt_snd_cfg *c)
 	c->retry_budget = mrt_attr(mn, MRT_A_retry_budget);
 	c->sack_loss_min_retx_pkts = mrt_attr(mn, MRT_A_sack_loss_min_retx_pkts);
 	c->tx_batch_max_pkts = mrt_attr(mn, MRT_A_tx_batch_max_pkts);
-	c->tx_batch_window_share = mrt_attr(mn, MRT_A_tx_batch_window_share);
 }
 
 static struct mrt_snd_dest mrt_snd_dest_of(struct mrt_pdc *pdc)

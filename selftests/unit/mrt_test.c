@@ -1479,17 +1479,16 @@ static void eng_fresh(struct nscc *cc, const struct nscc_params *np, struct mrt_
 	}
 }
 
-/* Batches (issue 36): consecutive new packets on one EV, each batch at
- * most tx_batch_window_share of the window, within tx_batch_max_pkts; a
- * retransmission or a change of the EV's state ends one; 0 or 1 turns
- * them off.
+/* Batches (issue 36): consecutive new packets on one EV, each batch its
+ * EV's share of the window (the window over the usable EVs) within
+ * tx_batch_max_pkts; a retransmission or a change of the EV's state ends
+ * one; 0 or 1 turns them off.
  */
 static void t_engine_batches(void)
 {
 	struct mrt_snd_cfg cfg = {
 		.rto_min_us = 100, .rto_max_us = 10000, .retry_budget = 8,
 		.sack_loss_min_retx_pkts = 512, .tx_batch_max_pkts = 8,
-		.tx_batch_window_share = 125,
 	};
 	const u32 bytes = 4096;
 	struct nscc_params np;
@@ -1507,9 +1506,9 @@ static void t_engine_batches(void)
 	d.cc = &cc;
 	d.evs = &evs;
 	eng_fresh(&cc, &np, &snd, &rx, &d, 1000, 0, &cfg, tx);
-	cc.cwnd = 128 * bytes;
+	cc.cwnd = 64 * bytes;
 	tap_ok(mrt_snd_batch_pkts(&d, bytes, &cfg) == 8,
-	       "batch size: an eighth of the window (128 packets: 16), at most tx_batch_max_pkts (8)");
+	       "batch size: the EV's share of the window (64 packets over 4 EVs: 16), at most tx_batch_max_pkts (8)");
 	for (i = 0; i < 24; i++) {
 		ok &= mrt_snd_pick(&snd, &d, 1000, true, bytes, &cfg, &eng_ops, NULL, &tx[i]) ==
 		      MRT_SND_SEND;
@@ -1522,10 +1521,10 @@ static void t_engine_batches(void)
 	       "new packets go in batches of 8 on one EV each, the next batch on the next EV");
 
 	eng_fresh(&cc, &np, &snd, &rx, &d, 1000, 0, &cfg, tx);
-	cc.cwnd = 23 * bytes;
+	cc.cwnd = 11 * bytes;
 	tap_ok(mrt_snd_batch_pkts(&d, bytes, &cfg) == 2,
-	       "a window of 23 packets: batches of 2");
-	cc.cwnd = 15 * bytes;
+	       "a window of 11 packets over 4 EVs: batches of 2");
+	cc.cwnd = 7 * bytes;
 	ok = mrt_snd_batch_pkts(&d, bytes, &cfg) == 1;
 	for (i = 0; i < 4; i++) {
 		mrt_snd_pick(&snd, &d, 1000, true, bytes, &cfg, &eng_ops, NULL, &tx[i]);
@@ -1533,7 +1532,7 @@ static void t_engine_batches(void)
 		ok &= !tx[i].batch && tx[i].batch_pkts == 1;
 	}
 	tap_ok(ok && tx[0].ev != tx[1].ev && tx[1].ev != tx[2].ev && tx[2].ev != tx[3].ev,
-	       "a window of a few packets (15): one packet per EV, each on the next");
+	       "a window of less than two packets per EV: one packet per EV, each on the next");
 
 	/* a batch of 8 begins; a retransmission ends it */
 	eng_fresh(&cc, &np, &snd, &rx, &d, 1000, 0, &cfg, tx);

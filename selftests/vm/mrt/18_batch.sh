@@ -14,14 +14,15 @@
 #   5. a message larger than the send buffer at Linux's default buffers
 #      streams through it (the buffer never holds more than SO_SNDBUF);
 #      a send that may not wait refuses it (EMSGSIZE).
-# The window is made large (a 1 ms base RTT) and a batch may take all of
-# it (tx_batch_window_share 1000), so that batches form at any speed.
+# The window is made large (a 1 ms base RTT) and the EVs few (ev_count 2:
+# a batch is at most its EV's share of the window), so that batches form
+# at any speed.
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/mrt_lib.bash"
 
 mrt_setup || exit 1
 switch_topo || exit 1
-batchy=(config_base_rtt_ns=1000000 tx_batch_window_share=1000 tx_batch_max_pkts=8)
+batchy=(config_base_rtt_ns=1000000 ev_count=2 tx_batch_max_pkts=8)
 mrt_tune "$A" "$B" "${batchy[@]}" || exit 1
 ADDR=198.18.2.1
 
