@@ -1937,6 +1937,15 @@ bool mrt_rmsg_whole(struct mrt_rmsg *m)
 	LIST_HEAD(l);
 	u32 off = 0;
 
+	/* most arrive in order: then one walk, no sort */
+	skb_queue_walk(&m->frags, skb) {
+		if (MRT_RX_CB(skb)->off != off)
+			break;
+		off += skb->len;
+	}
+	if (skb == (struct sk_buff *)&m->frags)
+		return off == m->len;
+	off = 0;
 	while ((skb = __skb_dequeue(&m->frags)))
 		list_add_tail(&skb->list, &l);
 	list_sort(NULL, &l, mrt_frag_cmp);
