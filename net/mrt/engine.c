@@ -81,7 +81,10 @@ static void mrt_acked(void *ctx, u32 psn)
 	if (!(sl->flags & MRT_SLOT_LIVE))
 		return;
 	c->newly = true;
-	if (psn == c->ack_psn &&
+	/* (a departure stamp later than now, a batch's segment stamped at
+	 * a configured rate below the device's, gives no sample)
+	 */
+	if (psn == c->ack_psn && (s64)(c->now - sl->sent_ns) > 0 &&
 	    (sl->tx_count == 1 || (c->retx_echo && sl->tx_count == 2))) {
 		c->rtt_ns = c->now - sl->sent_ns;
 		c->syn_rtt = sl->flags & MRT_SLOT_SYN;
@@ -254,7 +257,8 @@ enum mrt_snd_nack_verdict mrt_snd_nack(struct mrt_snd *s,
 		return MRT_SND_NACK_COOKIE;
 	}
 	/* as in mrt_snd_ack(): not a SYN packet's RTT */
-	if (sl->tx_count == 1 && !(sl->flags & MRT_SLOT_SYN))
+	if (sl->tx_count == 1 && !(sl->flags & MRT_SLOT_SYN) &&
+	    (s64)(now - sl->sent_ns) > 0)
 		rtt = now - sl->sent_ns;
 	sl->flags &= ~MRT_SLOT_INFLIGHT;
 

@@ -238,6 +238,7 @@ struct mrt_net {
 	struct socket *tun4;
 	struct socket *tun6;
 	__be16 port;			/* the tunnels' port */
+	atomic64_t v4_local;		/* udp.c's mrt_v4_local() */
 	atomic_t tun_puts;		/* closed sockets' puts, for tun_work */
 	struct work_struct tun_work;
 	spinlock_t lock;		/* eps, dests, solo, deny */

@@ -748,13 +748,16 @@ static void mrt_tmsg_free(struct mrt_pdc *pdc, struct mrt_tmsg *m, int err)
 	list_del(&m->node);
 	pdc->ntmsgs--;
 	if (m->streaming) {
-		/* its sendmsg() learns, returns the error and frees it */
-		m->unlinked = true;
+		/* its sendmsg() learns (woken, if it waits for room),
+		 * returns the error and frees it
+		 */
 		m->err = err > 0 ? err : ECONNRESET;
+		WRITE_ONCE(m->unlinked, true);
 		if (err > 0) {
 			ms->st.msgs_failed++;
 			mrt_stat(pdc->mn, MRT_S_MSGS_FAILED, 1);
 		}
+		wake_up_interruptible_all(sk_sleep(&ms->inet.sk));
 		return;
 	}
 	if (err > 0) {
@@ -955,7 +958,11 @@ static s64 mrt_linger_ns(struct mrt_net *mn)
 /* A sending PDC with nothing left to send or acknowledge. */
 static bool mrt_pdc_idle(const struct mrt_pdc *pdc)
 {
-	return mrt_snd_idle(&pdc->snd) && skb_queue_empty(&pdc->sendq);
+	/* (a message still being streamed by its sendmsg(), its packets so
+	 * far acknowledged, keeps the PDC)
+	 */
+	return mrt_snd_idle(&pdc->snd) && skb_queue_empty(&pdc->sendq) &&
+	       !pdc->ntmsgs;
 }
 
 /* The socket is closing: it is dead (no new PDC, nothing delivered) and,

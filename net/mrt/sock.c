@@ -340,7 +340,10 @@ static struct sk_buff *mrt_payload_new(struct sock *sk, struct iov_iter *from,
 		unsigned int i = skb_shinfo(skb)->nr_frags, n;
 
 		*err = -ENOBUFS;
-		if (i == MAX_SKB_FRAGS || !sk_page_frag_refill(sk, pf))
+		/* (not sk_page_frag_refill(): it would shrink sk_sndbuf from
+		 * a stream socket's sk_wmem_queued, which mrt does not keep)
+		 */
+		if (i == MAX_SKB_FRAGS || !skb_page_frag_refill(32U, pf, sk->sk_allocation))
 			goto fail;
 		n = min(left, pf->size - pf->offset);
 		if (!copy_from_iter_full(page_address(pf->page) + pf->offset, n,
@@ -388,28 +391,25 @@ static u64 mrt_snd_cost(u64 bytes, unsigned int pkts)
 }
 
 /* Waits for room for want bytes in the send buffer (an empty one has room
- * for any).  Before a message's first packets are queued this is any
- * send's wait: EAGAIN when it may not wait, SO_SNDTIMEO, signals.  After
- * (committed: the peer has part of it), only a fatal signal stops it; a
- * PDC that fails frees its packets, so the wait ends then too.
+ * for any): EAGAIN when it may not wait, SO_SNDTIMEO, signals.  For a
+ * message being streamed (m), also until its PDC fails (m->unlinked,
+ * which mrt_tmsg_free() wakes it for); a signal then is EINTR, never a
+ * restart, since part of the message has gone.
  */
-static int mrt_snd_wait(struct sock *sk, u64 want, long *timeo, bool committed)
+static int mrt_snd_wait(struct sock *sk, u64 want, long *timeo,
+			const struct mrt_tmsg *m)
 {
-	while (!mrt_snd_room(sk, want)) {
-		if (committed) {
-			if (wait_event_killable(*sk_sleep(sk), mrt_snd_room(sk, want)))
-				return -EINTR;
-			continue;
-		}
+	while (!mrt_snd_room(sk, want) && !(m && READ_ONCE(m->unlinked))) {
 		if (!*timeo)
 			return -EAGAIN;
 		if (signal_pending(current))
-			return sock_intr_errno(*timeo);
+			return m ? -EINTR : sock_intr_errno(*timeo);
 		*timeo = wait_event_interruptible_timeout(*sk_sleep(sk),
-							  mrt_snd_room(sk, want),
+							  mrt_snd_room(sk, want) ||
+							  (m && READ_ONCE(m->unlinked)),
 							  *timeo);
 		if (*timeo < 0)
-			return sock_intr_errno(*timeo);
+			return m ? -EINTR : sock_intr_errno(*timeo);
 	}
 	return 0;
 }
@@ -518,7 +518,7 @@ static int mrt_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		whole = !timeo || want <= sndbuf;
 		if (!whole)
 			want = max(sndbuf / 4, per);
-		err = mrt_snd_wait(sk, want, &timeo, done);
+		err = mrt_snd_wait(sk, want, &timeo, done ? m : NULL);
 		if (err)
 			goto fail;
 		used = sk_wmem_alloc_get(sk);
@@ -564,7 +564,7 @@ static int mrt_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 			err = -m->err;
 			goto fail_free;
 		}
-		m->streaming = done + n < npkts;
+		WRITE_ONCE(m->streaming, done + n < npkts);
 		skb_queue_splice_tail_init(&q, &pdc->sendq);
 		mrt_pdc_push(pdc, &out);
 		ms->info_peer = pdc->peer;
@@ -586,7 +586,8 @@ fail:
 		kfree(m);
 		return err;
 	}
-	/* Part of it is out and the rest will never be: a message cannot
+	/* Part of it is out and the rest will never be (SO_SNDTIMEO, a
+	 * signal, a fault or no memory while copying it): a message cannot
 	 * be taken back, so its PDC fails (the others on it with
 	 * ECONNABORTED), unless it has failed already.
 	 */

@@ -3,7 +3,7 @@
  * mrt over UDP: the per-netns tunnel sockets that receive every mrt packet
  * (one per family, bound to udp_port), and the transmit path.  The UDP
  * source port is the packet's entropy value (EV).  The UDP stack checks
- * lengths and checksums before it hands a datagram to mrt_udp_rcv(), so a
+ * lengths, and mrt_udp_skb() checksums, before mrt reads a datagram, so a
  * switch that trims a packet must fix both up (sch_fabric does).
  */
 #include <linux/ip.h>
@@ -19,17 +19,30 @@
 
 #include "mrt.h"
 
-/* One datagram of train t, skb->data at its UDP header: to mrt_rcv(). */
+/* Whether daddr is one of the netns's own unicast addresses, not a
+ * broadcast one (the route that told is gone by the time mrt reads a
+ * datagram): a FIB lookup, the last answer kept with the routing
+ * generation it holds for.
+ */
+static bool mrt_v4_local(struct mrt_net *mn, __be32 daddr)
+{
+	u64 gen = (u32)rt_genid_ipv4(mn->net), seen = atomic64_read(&mn->v4_local);
+
+	if (seen == (gen << 32 | (__force u32)daddr))
+		return true;
+	if (inet_addr_type(mn->net, daddr) != RTN_LOCAL)
+		return false;
+	atomic64_set(&mn->v4_local, gen << 32 | (__force u32)daddr);
+	return true;
+}
+
+/* One datagram of train t, skb->data at its mrt header: to mrt_rcv(). */
 static void mrt_udp_one(struct mrt_net *mn, struct sk_buff *skb,
 			struct mrt_train *t)
 {
 	struct mrt_addr src, dst;
 	u8 family, ds;
 
-	if (!pskb_may_pull(skb, sizeof(struct udphdr))) {
-		kfree_skb(skb);
-		return;
-	}
 	/* A PDC has one peer: broadcast and multicast datagrams (which
 	 * would make state on every host of the link) are dropped.
 	 */
@@ -37,10 +50,9 @@ static void mrt_udp_one(struct mrt_net *mn, struct sk_buff *skb,
 		goto nonunicast;
 	if (ip_hdr(skb)->version == 4) {
 		const struct iphdr *iph = ip_hdr(skb);
-		const struct rtable *rt = skb_rtable(skb);
 
 		if (ipv4_is_multicast(iph->daddr) || ipv4_is_lbcast(iph->daddr) ||
-		    (rt && rt->rt_flags & (RTCF_BROADCAST | RTCF_MULTICAST)))
+		    !mrt_v4_local(mn, iph->daddr))
 			goto nonunicast;
 		family = AF_INET;
 		mrt_addr_set_v4(&src, iph->saddr);
@@ -56,7 +68,6 @@ static void mrt_udp_one(struct mrt_net *mn, struct sk_buff *skb,
 		dst.a = ip6h->daddr;
 		ds = ipv6_get_dsfield(ip6h);
 	}
-	__skb_pull(skb, sizeof(struct udphdr));
 	mrt_rcv(mn, skb, &src, &dst, family, ds, t);
 	return;
 nonunicast:
@@ -64,24 +75,33 @@ nonunicast:
 	kfree_skb(skb);
 }
 
-/* The tunnel socket's receive: one datagram, or a train of them (a UDP
- * GSO skb: a peer's batch that crossed a veth whole, or one that GRO
- * merged, the tunnels accepting both, UDP_GRO), taken one after another
- * as one train (struct mrt_train): a batch's ACKs, which share its EV,
- * leave as one GSO skb (pdc.c's mrt_send_ack()), and a train of ACKs
- * lets its PDC send once, in batches.  The IP header
- * of a merged train is each datagram's (GRO merges only datagrams whose
- * TOS, so ECN, agree).
+/* A datagram the tunnel socket queued (its UDP header pulled, its
+ * checksum not yet checked), or a train of them: a UDP GSO skb, a peer's
+ * batch that crossed a veth whole or datagrams of one flow that GRO
+ * merged (the tunnels take both, UDP_GRO), whose segments are taken one
+ * after another as one train (struct mrt_train): a batch's ACKs, which
+ * share its EV, leave as one GSO skb (pdc.c's mrt_send_ack()), and a
+ * train of ACKs lets its PDC send once, in batches.  GRO merges only
+ * datagrams whose IP headers agree but for their lengths and IDs, so each
+ * segment's TOS (ECN) is its own.  A segment holds its share of the
+ * train's memory (its truesize at least the train's over its segments),
+ * whatever skb_segment() says it holds.
  */
-static int mrt_udp_rcv(struct sock *usk, struct sk_buff *skb)
+static void mrt_udp_skb(struct mrt_net *mn, struct sock *usk, struct sk_buff *skb)
 {
-	struct mrt_net *mn = rcu_dereference_sk_user_data(usk);
 	struct sk_buff *segs, *next;
+	unsigned int share;
 	struct mrt_train t;
+	bool v4;
 
-	if (!mn) {
+	if (!udp_skb_csum_unnecessary(skb) && __udp_lib_checksum_complete(skb)) {
+		v4 = ip_hdr(skb)->version == 4;
+		if (v4)
+			__UDP_INC_STATS(mn->net, UDP_MIB_CSUMERRORS, 0);
+		else
+			__UDP6_INC_STATS(mn->net, UDP_MIB_CSUMERRORS, 0);
 		kfree_skb(skb);
-		return 0;
+		return;
 	}
 	__skb_queue_head_init(&t.out);
 	t.push = NULL;
@@ -89,36 +109,56 @@ static int mrt_udp_rcv(struct sock *usk, struct sk_buff *skb)
 	if (!skb_is_gso(skb)) {
 		mrt_udp_one(mn, skb, &t);
 	} else {
-		bool v4 = ip_hdr(skb)->version == 4;
-
+		v4 = ip_hdr(skb)->version == 4;
+		share = skb->truesize / max_t(unsigned int, skb_shinfo(skb)->gso_segs, 1);
 		mrt_stat(mn, MRT_S_TRAINS_IN, 1);
 		__skb_push(skb, -skb_mac_offset(skb));
 		segs = udp_rcv_segment(usk, skb, v4);
 		skb_list_walk_safe(segs, skb, next) {
 			skb_mark_not_on_list(skb);
-			__skb_pull(skb, skb_transport_offset(skb));
+			__skb_pull(skb, skb_transport_offset(skb) + sizeof(struct udphdr));
 			udp_post_segment_fix_csum(skb);
+			skb->truesize = max(skb->truesize, share);
 			mrt_udp_one(mn, skb, &t);
 		}
 	}
 	mrt_train_end(mn, &t);
-	return 0;
 }
 
+/* The tunnel socket's sk_data_ready: everything it has queued, at once
+ * (in softirq, as each datagram is queued; the queue holds at most one
+ * per CPU for this moment).
+ */
+static void mrt_udp_data_ready(struct sock *usk)
+{
+	struct sk_buff *skb;
+	struct mrt_net *mn;
+	int off = 0, err;
+
+	local_bh_disable();
+	rcu_read_lock();
+	mn = rcu_dereference_sk_user_data(usk);
+	if (mn)
+		while ((skb = __skb_recv_udp(usk, MSG_DONTWAIT, &off, &err)))
+			mrt_udp_skb(mn, usk, skb);
+	rcu_read_unlock();
+	local_bh_enable();
+}
+
+/* A tunnel socket: plain UDP on port, its datagrams mrt's as they are
+ * queued (mrt_udp_data_ready()), GSO trains whole (UDP_GRO: an
+ * encapsulation socket's hook would be handed a train cut into datagrams
+ * first).
+ */
 static int mrt_tunnel_open(struct mrt_net *mn, u8 family, __be16 port,
 			   struct socket **sockp)
 {
-	struct udp_tunnel_sock_cfg tcfg = {
-		.sk_user_data	= mn,
-		.encap_type	= 1,
-		.encap_rcv	= mrt_udp_rcv,
-	};
 	struct udp_port_cfg cfg = {
 		.family		= family,
 		.local_udp_port	= port,
 	};
-	int err;
-	int one = 1;
+	struct sock *usk;
+	int err, one = 1;
 
 	if (family == AF_INET6) {
 		cfg.ipv6_v6only = 1;
@@ -128,14 +168,19 @@ static int mrt_tunnel_open(struct mrt_net *mn, u8 family, __be16 port,
 	err = udp_sock_create(mn->net, &cfg, sockp);
 	if (err)
 		return err;
-	setup_udp_tunnel_sock(mn->net, *sockp, &tcfg);
-	/* GSO trains whole (mrt_udp_rcv()), and GRO's, as UDP_GRO asks */
 	err = (*sockp)->ops->setsockopt(*sockp, SOL_UDP, UDP_GRO,
 					KERNEL_SOCKPTR(&one), sizeof(one));
 	if (err) {
 		udp_tunnel_sock_release(*sockp);
 		return err;
 	}
+	usk = (*sockp)->sk;
+	/* a few trains of 64 KiB queued at once, one per CPU at most */
+	sock_set_rcvbuf(usk, 4 << 20);
+	rcu_assign_sk_user_data(usk, mn);
+	write_lock_bh(&usk->sk_callback_lock);
+	usk->sk_data_ready = mrt_udp_data_ready;
+	write_unlock_bh(&usk->sk_callback_lock);
 	return 0;
 }
 
@@ -413,6 +458,9 @@ static void mrt_departed_flush(struct mrt_departed *dp)
 		return;
 	spin_lock(&pdc->ms->lock);
 	if (pdc->role == MRT_PDC_TX && !pdc->dead) {
+		/* (the engine takes no sample from a stamp later than the
+		 * ACK, if the rate is set below the device's)
+		 */
 		mbps = READ_ONCE(pdc->dest->cc.cfg.rate_mbps);
 		for (i = 0; i < dp->n; i++)
 			for (j = 0; j < dp->segs[i]; j++)
