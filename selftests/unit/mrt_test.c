@@ -1571,6 +1571,23 @@ static void t_engine_batches(void)
 		ok &= !tx[i].batch && tx[i].batch_pkts == 1;
 	}
 	tap_ok(ok, "tx_batch_max_pkts 1: every packet alone, as before batches");
+
+	/* a batch's later segment stamped past the ACK (a configured rate
+	 * below the device's): no sample, rather than a wrapped one
+	 */
+	{
+		struct mrt_snd_ack_res res;
+		struct mrt_pkt a;
+
+		eng_fresh(&cc, &np, &snd, &rx, &d, 1000, 2, &cfg, tx);
+		mrt_snd_departed(&snd, 1, 9000);
+		mrt_rx_accept(&rx, 0, bytes);
+		mrt_rx_accept(&rx, 1, bytes);
+		a = eng_ack_of(&rx, 1, mrt_ev_port(&evs, tx[1].ev), false);
+		tap_ok(!mrt_snd_ack(&snd, &d, &a, 5000, &cfg, &eng_ops, NULL, &res) &&
+		       res.rtt_ns == NSCC_NO_RTT && snd.tx.una == 2,
+		       "a departure stamp later than its ACK gives no RTT sample; the ACK applies");
+	}
 }
 
 /* The engine against the MRC and UET pages' transport rules (issue 35). */
