@@ -73,6 +73,7 @@ static inline void mrt_nscc_params(const u32 *v, struct nscc_params *p)
 	EM(MRT_S_PKTS_IN, pkts_in)					\
 	EM(MRT_S_PKTS_OUT, pkts_out)					\
 	EM(MRT_S_TRAINS_IN, gso_trains_in)				\
+	EM(MRT_S_TRAINS_REFUSED, gso_trains_refused)			\
 	EM(MRT_S_BATCHES_OUT, gso_batches_out)				\
 	EM(MRT_S_BYTES_IN, bytes_in)					\
 	EM(MRT_S_BYTES_OUT, bytes_out)					\
@@ -238,7 +239,6 @@ struct mrt_net {
 	struct socket *tun4;
 	struct socket *tun6;
 	__be16 port;			/* the tunnels' port */
-	atomic64_t v4_local;		/* udp.c's mrt_v4_local() */
 	atomic_t tun_puts;		/* closed sockets' puts, for tun_work */
 	struct work_struct tun_work;
 	spinlock_t lock;		/* eps, dests, solo, deny */

@@ -19,23 +19,6 @@
 
 #include "mrt.h"
 
-/* Whether daddr is one of the netns's own unicast addresses, not a
- * broadcast one (the route that told is gone by the time mrt reads a
- * datagram): a FIB lookup, the last answer kept with the routing
- * generation it holds for.
- */
-static bool mrt_v4_local(struct mrt_net *mn, __be32 daddr)
-{
-	u64 gen = (u32)rt_genid_ipv4(mn->net), seen = atomic64_read(&mn->v4_local);
-
-	if (seen == (gen << 32 | (__force u32)daddr))
-		return true;
-	if (inet_addr_type(mn->net, daddr) != RTN_LOCAL)
-		return false;
-	atomic64_set(&mn->v4_local, gen << 32 | (__force u32)daddr);
-	return true;
-}
-
 /* One datagram of train t, skb->data at its mrt header: to mrt_rcv(). */
 static void mrt_udp_one(struct mrt_net *mn, struct sk_buff *skb,
 			struct mrt_train *t)
@@ -51,8 +34,14 @@ static void mrt_udp_one(struct mrt_net *mn, struct sk_buff *skb,
 	if (ip_hdr(skb)->version == 4) {
 		const struct iphdr *iph = ip_hdr(skb);
 
+		/* the route's verdict, kept by IP_PKTINFO before the UDP
+		 * socket dropped the route: the address itself only when
+		 * the route was local and neither broadcast nor multicast
+		 * (fib_compute_spec_dst()), VRFs and local routes in other
+		 * tables included
+		 */
 		if (ipv4_is_multicast(iph->daddr) || ipv4_is_lbcast(iph->daddr) ||
-		    !mrt_v4_local(mn, iph->daddr))
+		    PKTINFO_SKB_CB(skb)->ipi_spec_dst.s_addr != iph->daddr)
 			goto nonunicast;
 		family = AF_INET;
 		mrt_addr_set_v4(&src, iph->saddr);
@@ -75,31 +64,50 @@ nonunicast:
 	kfree_skb(skb);
 }
 
+/* UDP's count of datagrams delivered, which a socket's reader keeps. */
+static void mrt_udp_in(struct mrt_net *mn, bool v4)
+{
+	if (v4)
+		__UDP_INC_STATS(mn->net, UDP_MIB_INDATAGRAMS, 0);
+	else
+		__UDP6_INC_STATS(mn->net, UDP_MIB_INDATAGRAMS, 0);
+}
+
 /* A datagram the tunnel socket queued (its UDP header pulled, its
- * checksum not yet checked), or a train of them: a UDP GSO skb, a peer's
- * batch that crossed a veth whole or datagrams of one flow that GRO
- * merged (the tunnels take both, UDP_GRO), whose segments are taken one
- * after another as one train (struct mrt_train): a batch's ACKs, which
- * share its EV, leave as one GSO skb (pdc.c's mrt_send_ack()), and a
- * train of ACKs lets its PDC send once, in batches.  GRO merges only
- * datagrams whose IP headers agree but for their lengths and IDs, so each
- * segment's TOS (ECN) is its own.  A segment holds its share of the
- * train's memory (its truesize at least the train's over its segments),
- * whatever skb_segment() says it holds.
+ * checksum not yet checked, skb->dev the queue's scratch word), or a
+ * train of them: a UDP GSO skb, a peer's batch that crossed a veth whole
+ * or datagrams of one flow that GRO merged (the tunnels take both,
+ * UDP_GRO), whose segments are taken one after another as one train
+ * (struct mrt_train): a batch's ACKs, which share its EV, leave as one
+ * GSO skb (pdc.c's mrt_send_ack()), and a train of ACKs lets its PDC send
+ * once, in batches.  GRO merges only datagrams whose IP headers agree
+ * but for their lengths and IDs, so each segment's TOS (ECN) is its own.
+ * A train is UDP_L4 GSO with its checksum left to segmentation, as GRO
+ * and a local sender make it (one a tunnel decapsulated says
+ * CHECKSUM_NONE; the kernel's own UDP receive treats it as that too);
+ * anything else (UFO, tunnel GSO, whose segmentation would read the
+ * device) is dropped.  A segment holds its share of the train's memory
+ * (its truesize at least the train's over its segments), whatever
+ * skb_segment() says it holds.
  */
 static void mrt_udp_skb(struct mrt_net *mn, struct sock *usk, struct sk_buff *skb)
 {
+	struct skb_shared_info *si = skb_shinfo(skb);
+	bool v4 = ip_hdr(skb)->version == 4;
 	struct sk_buff *segs, *next;
-	unsigned int share;
 	struct mrt_train t;
-	bool v4;
+	unsigned int share;
 
-	if (!udp_skb_csum_unnecessary(skb) && __udp_lib_checksum_complete(skb)) {
-		v4 = ip_hdr(skb)->version == 4;
-		if (v4)
-			__UDP_INC_STATS(mn->net, UDP_MIB_CSUMERRORS, 0);
-		else
-			__UDP6_INC_STATS(mn->net, UDP_MIB_CSUMERRORS, 0);
+	if (!skb_is_gso(skb)) {
+		if (!udp_skb_csum_unnecessary(skb) &&
+		    __udp_lib_checksum_complete(skb))
+			goto csum_error;
+	} else if (!(si->gso_type & SKB_GSO_UDP_L4) ||
+		   si->gso_type & ~(SKB_GSO_UDP_L4 | SKB_GSO_DODGY) ||
+		   (skb->ip_summed != CHECKSUM_PARTIAL &&
+		    skb->ip_summed != CHECKSUM_NONE) ||
+		   skb_checksum_start(skb) != skb_transport_header(skb)) {
+		mrt_stat(mn, MRT_S_TRAINS_REFUSED, 1);
 		kfree_skb(skb);
 		return;
 	}
@@ -107,40 +115,67 @@ static void mrt_udp_skb(struct mrt_net *mn, struct sock *usk, struct sk_buff *sk
 	t.push = NULL;
 	t.ms = NULL;
 	if (!skb_is_gso(skb)) {
+		mrt_udp_in(mn, v4);
 		mrt_udp_one(mn, skb, &t);
-	} else {
-		v4 = ip_hdr(skb)->version == 4;
-		share = skb->truesize / max_t(unsigned int, skb_shinfo(skb)->gso_segs, 1);
-		mrt_stat(mn, MRT_S_TRAINS_IN, 1);
-		__skb_push(skb, -skb_mac_offset(skb));
-		segs = udp_rcv_segment(usk, skb, v4);
-		skb_list_walk_safe(segs, skb, next) {
-			skb_mark_not_on_list(skb);
-			__skb_pull(skb, skb_transport_offset(skb) + sizeof(struct udphdr));
-			udp_post_segment_fix_csum(skb);
-			skb->truesize = max(skb->truesize, share);
-			mrt_udp_one(mn, skb, &t);
-		}
+		goto end;
 	}
+	share = skb->truesize / max_t(unsigned int, si->gso_segs, 1);
+	mrt_stat(mn, MRT_S_TRAINS_IN, 1);
+	skb->ip_summed = CHECKSUM_PARTIAL;
+	skb->dev = NULL;
+	__skb_push(skb, -skb_mac_offset(skb));
+	segs = udp_rcv_segment(usk, skb, v4);
+	skb_list_walk_safe(segs, skb, next) {
+		unsigned int hlen = skb_transport_offset(skb) + sizeof(struct udphdr);
+
+		skb_mark_not_on_list(skb);
+		if (!pskb_may_pull(skb, hlen)) {
+			kfree_skb(skb);
+			continue;
+		}
+		__skb_pull(skb, hlen);
+		udp_post_segment_fix_csum(skb);
+		skb->truesize = max(skb->truesize, share);
+		mrt_udp_in(mn, v4);
+		mrt_udp_one(mn, skb, &t);
+	}
+end:
 	mrt_train_end(mn, &t);
+	return;
+csum_error:
+	if (v4) {
+		__UDP_INC_STATS(mn->net, UDP_MIB_CSUMERRORS, 0);
+		__UDP_INC_STATS(mn->net, UDP_MIB_INERRORS, 0);
+	} else {
+		__UDP6_INC_STATS(mn->net, UDP_MIB_CSUMERRORS, 0);
+		__UDP6_INC_STATS(mn->net, UDP_MIB_INERRORS, 0);
+	}
+	kfree_skb(skb);
 }
 
 /* The tunnel socket's sk_data_ready: everything it has queued, at once
- * (in softirq, as each datagram is queued; the queue holds at most one
- * per CPU for this moment).
+ * (in softirq as a datagram is queued, by whichever CPU queued it; an
+ * error the socket reports, cleared as it is read, does not stop it).
  */
 static void mrt_udp_data_ready(struct sock *usk)
 {
+	int off = 0, err, errs = 0;
 	struct sk_buff *skb;
 	struct mrt_net *mn;
-	int off = 0, err;
 
 	local_bh_disable();
 	rcu_read_lock();
 	mn = rcu_dereference_sk_user_data(usk);
-	if (mn)
-		while ((skb = __skb_recv_udp(usk, MSG_DONTWAIT, &off, &err)))
+	while (mn && errs < 2) {
+		skb = __skb_recv_udp(usk, MSG_DONTWAIT, &off, &err);
+		if (skb) {
 			mrt_udp_skb(mn, usk, skb);
+			continue;
+		}
+		if (err == -EAGAIN)
+			break;
+		errs++;
+	}
 	rcu_read_unlock();
 	local_bh_enable();
 }
@@ -175,12 +210,20 @@ static int mrt_tunnel_open(struct mrt_net *mn, u8 family, __be16 port,
 		return err;
 	}
 	usk = (*sockp)->sk;
-	/* a few trains of 64 KiB queued at once, one per CPU at most */
-	sock_set_rcvbuf(usk, 4 << 20);
+	/* trains of 64 KiB queued at once (4 MiB: the value is doubled),
+	 * no busy polling from softirq, the route's verdict kept
+	 * (mrt_udp_one())
+	 */
+	sock_set_rcvbuf(usk, 2 << 20);
+	WRITE_ONCE(usk->sk_ll_usec, 0);
+	if (family == AF_INET)
+		ip_sock_set_pktinfo(usk);
 	rcu_assign_sk_user_data(usk, mn);
 	write_lock_bh(&usk->sk_callback_lock);
 	usk->sk_data_ready = mrt_udp_data_ready;
 	write_unlock_bh(&usk->sk_callback_lock);
+	/* what came while it was being set up */
+	mrt_udp_data_ready(usk);
 	return 0;
 }
 
