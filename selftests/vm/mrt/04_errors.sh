@@ -8,8 +8,10 @@
 #   - no route to the peer: EHOSTUNREACH once the retry budget is spent;
 #   - the peer's namespace deleted mid-conversation: ETIMEDOUT once the
 #     retry budget (3 timer expiries) is spent;
-# and the send-side limits: a message above SO_SNDBUF is EMSGSIZE, a full
-# send buffer with MSG_DONTWAIT is EAGAIN.
+# and the send-side limits: a message above SO_SNDBUF is EMSGSIZE with
+# MSG_DONTWAIT, and streamed through the buffer without (to a peer with no
+# socket, the PDC's ECONNREFUSED is the call's error while the message is
+# still being queued); a full send buffer with MSG_DONTWAIT is EAGAIN.
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/mrt_lib.bash"
 
@@ -89,7 +91,9 @@ check $? "retry_budget_exhausted counted both"
 r=$(ip netns exec "$A" python3 "$E" limits 198.18.3.1 7000)
 log "# limits: $r"
 jq -e '.above_sndbuf == 90' <<<"$r" >/dev/null
-check $? "a message above SO_SNDBUF: EMSGSIZE"
+check $? "a message above SO_SNDBUF with MSG_DONTWAIT: EMSGSIZE"
+jq -e '.streamed == 111' <<<"$r" >/dev/null
+check $? "one streamed through the buffer fails with its PDC: ECONNREFUSED from the call"
 jq -e '.dontwait_sent >= 1 and .dontwait_errno == 11' <<<"$r" >/dev/null
 check $? "a full send buffer with MSG_DONTWAIT: EAGAIN"
 mrt_snmp "$A"

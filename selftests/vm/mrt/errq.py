@@ -60,10 +60,17 @@ def main():
         sndbuf = s.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF)
         out = {'sndbuf': sndbuf}
         try:
-            send(s, addr, ep, b'z' * (sndbuf + 1), 1)
+            send(s, addr, ep, b'z' * (sndbuf + 1), 1, socket.MSG_DONTWAIT)
             out['above_sndbuf'] = 'sent'
         except OSError as e:
             out['above_sndbuf'] = e.errno
+        # a blocking one streams through the buffer; the peer has no
+        # socket on ep, so its PDC fails while the rest waits for room
+        try:
+            send(s, addr, ep, b's' * (sndbuf + 1), 3)
+            out['streamed'] = 'sent'
+        except OSError as e:
+            out['streamed'] = e.errno
         n, err = 0, None
         while n < 10000:
             try:
