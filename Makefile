@@ -5,7 +5,8 @@
 #   make check      unit and host tests, then the VM selftests; ends
 #                   "N passed, N failed"
 #   make demo       the README's demo in a VM
-#   make bench      congestion controls side by side (QUICK=1: a smoke run)
+#   make bench      congestion controls side by side (QUICK=1: a smoke run;
+#                   CASES=mrt,libfabric: only those cases)
 #   make fuzz       the libFuzzer targets, FUZZ_TIME seconds each (60)
 #   make sim        fabsim's scenarios (sim/scenarios) on ns-3 at fabric
 #                   scale, and their report (build/sim/report.md)
