@@ -153,6 +153,26 @@ def mrt_markdown(raw, base):
                   f"| {'n/a' if ratio is None else f'{ratio:.2f}'} "
                   f"| {fmt(r.get('msgs_per_sec'))} "
                   f"| {fmt(p.get('p50_us'))} / {fmt(p.get('p99_us'))} |")
+    cpu = [r for r in mrt["runs"] if r["case"] == "cpu_per_gb"]
+    if cpu:
+        ln.append("\nBatches and the CPU a gigabyte costs (issue 36): one stream each, "
+                  "the VM's busy CPU time (`/proc/stat`, both CPUs, sender and receiver "
+                  "together) over the bytes moved; mrt at its defaults (32 EVs: a batch "
+                  "is at most an EV's share of the window), with one EV (a single "
+                  "path's setting: batches up to `tx_batch_max_pkts`) and with batches "
+                  "off.  Packets per skb: data packets over the skbs the sender handed "
+                  "the stack; ACKs per skb likewise at the receiver.\n")
+        ln.append("| MTU | sender | goodput (Mbit/s) | CPU s per GB | softirq / system "
+                  "| data packets per skb | ACKs per skb |")
+        ln.append("|---|---|---|---|---|---|---|")
+        def num(v, digits=0):
+            return "n/a" if v is None else f"{v:.{digits}f}"
+        for r in cpu:
+            ln.append(f"| {r['mtu']} | {r['algo']} | {num(r['goodput_mbit'])} "
+                      f"| {num(r['cpu_s_per_gb'], 2)} "
+                      f"| {100 * r['softirq']:.0f} % / {100 * r['system']:.0f} % "
+                      f"| {num(r.get('pkts_per_skb'), 2)} "
+                      f"| {num(r.get('acks_per_skb'), 2)} |")
     n = mrt["incast_msgs"]
     ln.append(f"\nIncast: {mrt['senders']} senders x {n} message{'s' if n != 1 else ''} "
               "of 1 MiB "

@@ -441,6 +441,8 @@ MRTFLOWS = os.path.join(TOP, "bench", "mrtflows.py")
 # a base RTT learnt from samples), and a retransmission floor of 20 ms
 # above the VM's jitter.
 MRT_AUTO = {"data_rate_mbps": 0, "config_base_rtt_ns": 0, "rto_min_us": 20000}
+# The defaults MRT_BATCH_VARIANTS' attributes go back to.
+MRT_DEFAULTS = {"ev_count": 32, "tx_batch_max_pkts": 8}
 MRT_COUNTERS = ["total_nack_trimmed_rx", "total_rto_events", "rtx_trim", "total_rtx_sack",
                 "rtx_rto", "total_qa_count", "data_pkts_out", "msgs_failed"]
 # The incast's port buffer (bytes): shallow enough that 8 senders overflow it.
@@ -517,6 +519,79 @@ def perf_profile(ns, args, secs):
             "perf": [ln.rstrip() for ln in rep.splitlines() if ln.strip()][:30]}
 
 
+# What batches do, and the CPU a gigabyte costs (issue 36): one stream each
+# of TCP cubic and of mrt at its defaults, with one EV (a single path's
+# setting: batches up to tx_batch_max_pkts) and with batches off.
+MRT_BATCH_VARIANTS = (("defaults", {}), ("ev_count 1", {"ev_count": 1}),
+                      ("tx_batch_max_pkts 1", {"tx_batch_max_pkts": 1}))
+
+
+def cpu_busy(a, b):
+    """Busy clock ticks between two cpu_split()s, and their split."""
+    d = {k: b[k] - a[k] for k in a}
+    total = sum(d.values()) or 1
+    busy = total - d["idle"] - d["iowait"]
+    return busy, {k: v / total for k, v in d.items()}
+
+
+def mrt_batch_cpu(topo, doc, load, peer, mtu, secs):
+    hz = os.sysconf("SC_CLK_TCK")
+    out = []
+
+    def cubic():
+        a = cpu_split()
+        r = run_ordinary(topo, "cubic", secs)
+        busy, split = cpu_busy(a, cpu_split())
+        return dict(r, busy=busy, split=split)
+    set_ordinary(topo, "cubic", {})
+    r = measure(doc, load, f"mrt cpu: tcp cubic mtu {mtu}", cubic)
+    gb = r["goodput_mbit"] * secs / 8e3
+    out.append({"case": "cpu_per_gb", "algo": "cubic", "mtu": mtu,
+                "goodput_mbit": r["goodput_mbit"], "cpu_s_per_gb": r["busy"] / hz / gb,
+                "softirq": r["split"]["softirq"], "system": r["split"]["system"],
+                "host_busy": r["host_busy"]})
+    for name, attrs in MRT_BATCH_VARIANTS:
+        mrt_set([topo.o, topo.p], attrs)
+        try:
+            def stream():
+                b0 = {ns: mrt_snmp(ns) for ns in (topo.o, topo.p)}
+                a = cpu_split()
+                r = mrtperf(topo.o, "-c", peer, "-p", "7100", "-n", "100000",
+                            "-l", str(1 << 20), "-t", str(secs), "-w", str(64 << 20))
+                busy, split = cpu_busy(a, cpu_split())
+                b1 = {ns: mrt_snmp(ns) for ns in (topo.o, topo.p)}
+                d = {ns: {k: b1[ns].get(k, 0) - b0[ns].get(k, 0) for k in b1[ns]}
+                     for ns in b1}
+                return dict(r, busy=busy, split=split, d=d)
+            r = measure(doc, load, f"mrt cpu: mrt {name} mtu {mtu}", stream)
+        finally:
+            mrt_set([topo.o, topo.p], {k: MRT_DEFAULTS[k] for k in attrs})
+        snd, rcv = r["d"][topo.o], r["d"][topo.p]
+        gbit = r["goodput_gbps"]
+        gb = gbit * secs / 8
+        out.append({"case": "cpu_per_gb", "algo": f"mrt {name}", "mtu": mtu,
+                    "goodput_mbit": gbit * 1e3,
+                    "cpu_s_per_gb": r["busy"] / hz / gb if gb else None,
+                    "softirq": r["split"]["softirq"], "system": r["split"]["system"],
+                    # data packets per skb the sender handed the stack
+                    "pkts_per_skb": snd.get("data_pkts_out", 0) /
+                    max(snd.get("data_pkts_out", 0) - snd.get("gso_batch_pkts_out", 0) +
+                        snd.get("gso_batches_out", 0), 1),
+                    "acks_per_skb": rcv.get("acks_out", 0) /
+                    max(rcv.get("acks_out", 0) - rcv.get("gso_batch_pkts_out", 0) +
+                        rcv.get("gso_batches_out", 0), 1),
+                    "batches": snd.get("gso_batches_out", 0),
+                    "data_pkts": snd.get("data_pkts_out", 0),
+                    "ack_trains": snd.get("gso_trains_in", 0),
+                    "acks": snd.get("acks_in", 0),
+                    "host_busy": r["host_busy"]})
+        log(f"mrt bench: cpu: mrt {name} mtu {mtu}: {gbit * 1e3:.0f} Mbit/s, "
+            f"{out[-1]['cpu_s_per_gb'] or 0:.2f} CPU s/GB, {out[-1]['batches']} batches "
+            f"of {out[-1]['data_pkts']} packets")
+    log(f"mrt bench: cpu: tcp cubic mtu {mtu}: {out[0]['cpu_s_per_gb']:.2f} CPU s/GB")
+    return out
+
+
 def run_mrt_ordinary(topo, mtu, secs, reps, doc, load):
     """Over the ordinary path at MTU mtu: TCP cubic and nscc (auto) against
     mrt streaming 1 MiB messages; mrt's 64-byte message rate and its
@@ -566,6 +641,7 @@ def run_mrt_ordinary(topo, mtu, secs, reps, doc, load):
                              "p999_us": r["p999_us"], "host_busy": r["host_busy"]})
                 log(f"mrt bench: mrt ping-pong 4 KiB mtu {mtu}: p50 {r['p50_us']:.0f} us, "
                     f"p99 {r['p99_us']:.0f} us")
+            runs += mrt_batch_cpu(topo, doc, load, peer, mtu, secs)
             mrt = statistics.median(x["goodput_mbit"] for x in runs
                                     if x["case"] == "mrt_goodput")
             cubic = statistics.median(x["goodput_mbit"] for x in runs

@@ -75,6 +75,7 @@ static inline void mrt_nscc_params(const u32 *v, struct nscc_params *p)
 	EM(MRT_S_TRAINS_IN, gso_trains_in)				\
 	EM(MRT_S_TRAINS_REFUSED, gso_trains_refused)			\
 	EM(MRT_S_BATCHES_OUT, gso_batches_out)				\
+	EM(MRT_S_BATCH_PKTS_OUT, gso_batch_pkts_out)			\
 	EM(MRT_S_BYTES_IN, bytes_in)					\
 	EM(MRT_S_BYTES_OUT, bytes_out)					\
 	EM(MRT_S_DATA_IN, data_pkts_in)					\

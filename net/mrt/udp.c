@@ -550,8 +550,10 @@ void mrt_xmit_queue(struct mrt_net *mn, struct sk_buff_head *q)
 		if (pdc)
 			WRITE_ONCE(pdc->xmit_err, 0);
 		mrt_stat(mn, MRT_S_PKTS_OUT, segs);
-		if (segs > 1)
+		if (segs > 1) {
 			mrt_stat(mn, MRT_S_BATCHES_OUT, 1);
+			mrt_stat(mn, MRT_S_BATCH_PKTS_OUT, segs);
+		}
 		mrt_stat(mn, MRT_S_BYTES_OUT, len);
 		if (!data)
 			continue;
