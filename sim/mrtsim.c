@@ -595,6 +595,14 @@ static u32 push_next_bytes(void *x)
 	return s->next_off < s->len ? nominal(payload_of(s, s->next_off)) : 0;
 }
 
+static u32 push_queued(void *x)
+{
+	struct sim_mrt_snd *s = ((struct push *)x)->s;
+	u32 mss = s->len > s->next_off ? payload_of(s, s->next_off) : 0;
+
+	return mss ? (u32)min_t(u64, (s->len - s->next_off + mss - 1) / mss, U32_MAX) : 0;
+}
+
 static bool push_xmit(void *x, const struct mrt_snd_tx *tx)
 {
 	struct push *px = x;
@@ -618,6 +626,7 @@ static void push_arm(void *x, u64 at)
 
 static const struct mrt_snd_xmit_ops push_ops = {
 	.next_bytes = push_next_bytes,
+	.queued = push_queued,
 	.xmit = push_xmit,
 	.arm = push_arm,
 };

@@ -433,8 +433,33 @@ u32 mrt_snd_batch_pkts(const struct mrt_snd_dest *d, u32 bytes,
 	return clamp_t(u64, n, 1, c->tx_batch_max_pkts);
 }
 
+/* Deferral, as TCP's TSO deferral (tcp_tso_should_defer()): a new packet
+ * that would begin a batch waits while NSCC's window has room for fewer
+ * packets than the batch would take (of those queued) and packets are in
+ * flight, whose ACKs will open it: else a full window clocked by single
+ * ACKs sends single packets, each answered by a single ACK, and batches
+ * never form.  (Under the destination's lock.)
+ */
+static bool mrt_snd_defer(const struct mrt_snd *s, const struct mrt_snd_dest *d,
+			  const struct mrt_snd_tx *tx, u32 bytes, u32 queued,
+			  const struct mrt_snd_cfg *cfg)
+{
+	const struct nscc *n = d->cc;
+	u32 want;
+
+	if (tx->retx || queued < 2 || mrt_snd_idle(s) || n->cfg.pass_through ||
+	    n->inflight < 0)
+		return false;
+	/* a packet of the open batch goes on */
+	if (s->batch_left && s->batch_ev < d->evs->p.count &&
+	    d->evs->ev[s->batch_ev].state == MRT_EV_GOOD)
+		return false;
+	want = min(mrt_snd_batch_pkts(d, bytes, cfg), queued);
+	return want > 1 && (u64)n->inflight + (u64)want * bytes > n->cwnd;
+}
+
 enum mrt_snd_pick mrt_snd_pick(struct mrt_snd *s, const struct mrt_snd_dest *d,
-			       u64 now, bool have_new, u32 new_bytes,
+			       u64 now, u32 have_new, u32 new_bytes,
 			       const struct mrt_snd_cfg *cfg,
 			       const struct mrt_snd_ops *ops, void *ctx,
 			       struct mrt_snd_tx *tx)
@@ -492,7 +517,8 @@ enum mrt_snd_pick mrt_snd_pick(struct mrt_snd *s, const struct mrt_snd_dest *d,
 	}
 
 	ops->lock(ctx);
-	if (!nscc_can_send(d->cc, bytes)) {
+	if (!nscc_can_send(d->cc, bytes) ||
+	    mrt_snd_defer(s, d, tx, bytes, have_new, cfg)) {
 		ops->blocked(ctx);
 		ops->unlock(ctx);
 		return MRT_SND_BLOCKED;
@@ -591,7 +617,8 @@ enum mrt_snd_pick mrt_snd_push(struct mrt_snd *s, const struct mrt_snd_dest *d,
 
 	while (budget) {
 		bytes = xo->next_bytes(x);
-		switch (mrt_snd_pick(s, d, now, bytes, bytes, cfg, ops, ctx, &tx)) {
+		switch (mrt_snd_pick(s, d, now, bytes ? (xo->queued ? xo->queued(x) : 1) : 0,
+				     bytes, cfg, ops, ctx, &tx)) {
 		case MRT_SND_SEND:
 			break;
 		case MRT_SND_BLOCKED:

@@ -288,13 +288,15 @@ u32 mrt_snd_batch_pkts(const struct mrt_snd_dest *d, u32 bytes,
 		       const struct mrt_snd_cfg *c);
 
 /* The next packet to send at now: a retransmission first, else a new
- * packet of new_bytes nominal bytes if have_new.  Changes nothing but
+ * packet of new_bytes nominal bytes if have_new (the new packets queued:
+ * with two or more, one that would begin a batch may be deferred until
+ * the window has room for it, engine.c's mrt_snd_defer()).  Changes nothing but
  * the retransmission queue (its stale entries go; packets NACKed beyond
  * the receiver's window join it once the window reaches them);
  * mrt_snd_sent() commits it.
  */
 enum mrt_snd_pick mrt_snd_pick(struct mrt_snd *s, const struct mrt_snd_dest *d,
-			       u64 now, bool have_new, u32 new_bytes,
+			       u64 now, u32 have_new, u32 new_bytes,
 			       const struct mrt_snd_cfg *c,
 			       const struct mrt_snd_ops *ops, void *ctx,
 			       struct mrt_snd_tx *tx);
@@ -305,6 +307,8 @@ enum mrt_snd_pick mrt_snd_pick(struct mrt_snd *s, const struct mrt_snd_dest *d,
 struct mrt_snd_xmit_ops {
 	/* the next new packet's nominal bytes; 0: nothing queued */
 	u32 (*next_bytes)(void *x);
+	/* how many new packets are queued (may be NULL: one) */
+	u32 (*queued)(void *x);
 	/* sends tx (a retransmission of its slot's payload, or the next
 	 * new packet, which takes tx->psn; with AR if tx->ar); false: it
 	 * could not (no memory), and the push stops

@@ -1481,6 +1481,11 @@ static u32 mrt_push_next_bytes(void *x)
 	return mrt_nominal(px->pdc->family, next->len);
 }
 
+static u32 mrt_push_queued(void *x)
+{
+	return skb_queue_len(&((struct mrt_push *)x)->pdc->sendq);
+}
+
 static bool mrt_push_xmit(void *x, const struct mrt_snd_tx *tx)
 {
 	struct mrt_push *px = x;
@@ -1519,6 +1524,7 @@ static void mrt_push_arm(void *x, u64 at)
 
 static const struct mrt_snd_xmit_ops mrt_push_ops = {
 	.next_bytes = mrt_push_next_bytes,
+	.queued = mrt_push_queued,
 	.xmit = mrt_push_xmit,
 	.arm = mrt_push_arm,
 };

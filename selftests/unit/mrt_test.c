@@ -1572,6 +1572,33 @@ static void t_engine_batches(void)
 	}
 	tap_ok(ok, "tx_batch_max_pkts 1: every packet alone, as before batches");
 
+	/* deferral: with packets in flight, a batch waits for room for the
+	 * whole of it (of what is queued); alone, or with one queued, not
+	 */
+	{
+		struct mrt_snd_tx t2;
+
+		cfg.tx_batch_max_pkts = 8;
+		eng_fresh(&cc, &np, &snd, &rx, &d, 1000, 0, &cfg, tx);
+		cc.cwnd = 64 * bytes;		/* batches of 8 of 4 EVs' share */
+		cc.inflight = 60 * bytes;	/* room for 4 */
+		ok = mrt_snd_pick(&snd, &d, 1000, 20, bytes, &cfg, &eng_ops, NULL, &t2) ==
+		     MRT_SND_SEND;		/* nothing in flight: no wait */
+		mrt_snd_sent(&snd, &d, &t2, 1000, bytes, false, &cfg, &eng_ops, NULL);
+		snd.batch_left = 0;		/* its batch ended */
+		ok &= mrt_snd_pick(&snd, &d, 1000, 20, bytes, &cfg, &eng_ops, NULL, &t2) ==
+		      MRT_SND_BLOCKED;
+		ok &= mrt_snd_pick(&snd, &d, 1000, 1, bytes, &cfg, &eng_ops, NULL, &t2) ==
+		      MRT_SND_SEND;
+		cc.inflight = 56 * bytes;	/* room for 8 */
+		ok &= mrt_snd_pick(&snd, &d, 1000, 20, bytes, &cfg, &eng_ops, NULL, &t2) ==
+		      MRT_SND_SEND && t2.batch_pkts == 8;
+		cc.inflight = 60 * bytes;
+		ok &= mrt_snd_pick(&snd, &d, 1000, 3, bytes, &cfg, &eng_ops, NULL, &t2) ==
+		      MRT_SND_SEND;		/* 3 queued fit in 4 */
+		tap_ok(ok, "a batch waits, packets in flight, until the window has room for it or what is queued; a lone packet never waits");
+	}
+
 	/* a batch's later segment stamped past the ACK (a configured rate
 	 * below the device's): no sample, rather than a wrapped one
 	 */
