@@ -1596,7 +1596,7 @@ static void t_engine_batches(void)
 		cc.inflight = 60 * bytes;
 		ok &= mrt_snd_pick(&snd, &d, 1000, 3, bytes, &cfg, &eng_ops, NULL, &t2) ==
 		      MRT_SND_SEND;		/* 3 queued fit in 4 */
-		tap_ok(ok, "deferral: a batch waits (packets in flight) for room for it or what is queued");
+		tap_ok(ok, "deferral: a batch waits, in flight, for room for it or the queue");
 	}
 
 	/* a batch's later segment stamped past the ACK (a configured rate
