@@ -433,6 +433,15 @@ u32 mrt_snd_batch_pkts(const struct mrt_snd_dest *d, u32 bytes,
 	return clamp_t(u64, n, 1, c->tx_batch_max_pkts);
 }
 
+/* The open batch may take the next new packet: it has room, and its EV
+ * is still GOOD.
+ */
+static bool mrt_snd_batch_open(const struct mrt_snd *s, const struct mrt_snd_dest *d)
+{
+	return s->batch_left && s->batch_ev < d->evs->p.count &&
+	       d->evs->ev[s->batch_ev].state == MRT_EV_GOOD;
+}
+
 /* Deferral, as TCP's TSO deferral (tcp_tso_should_defer()): a new packet
  * that would begin a batch waits while NSCC's window has room for fewer
  * packets than the batch would take (of those queued) and packets are in
@@ -451,8 +460,7 @@ static bool mrt_snd_defer(const struct mrt_snd *s, const struct mrt_snd_dest *d,
 	    n->inflight < 0)
 		return false;
 	/* a packet of the open batch goes on */
-	if (s->batch_left && s->batch_ev < d->evs->p.count &&
-	    d->evs->ev[s->batch_ev].state == MRT_EV_GOOD)
+	if (mrt_snd_batch_open(s, d))
 		return false;
 	want = min(mrt_snd_batch_pkts(d, bytes, cfg), queued);
 	return want > 1 && (u64)n->inflight + (u64)want * bytes > n->cwnd;
@@ -535,9 +543,7 @@ enum mrt_snd_pick mrt_snd_pick(struct mrt_snd *s, const struct mrt_snd_dest *d,
 	 * packet and the EV is GOOD; else a pick, a retransmission on
 	 * another EV than its last
 	 */
-	tx->batch = !tx->retx && s->batch_left &&
-		    s->batch_ev < d->evs->p.count &&
-		    d->evs->ev[s->batch_ev].state == MRT_EV_GOOD;
+	tx->batch = !tx->retx && mrt_snd_batch_open(s, d);
 	tx->batch_pkts = 0;
 	if (tx->batch)
 		ev = s->batch_ev;

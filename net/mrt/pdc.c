@@ -1883,7 +1883,7 @@ static void mrt_send_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p, bool ce,
 			since ? mrt_now() - since : 0, &a);
 	pdc->last_pen = pen;
 	a.flags |= flags;
-	/* The ACKs of a train (udp.c's mrt_udp_rcv()) to one PDC on one EV
+	/* The ACKs of a train (udp.c's mrt_udp_skb()) to one PDC on one EV
 	 * go as one UDP GSO skb, each a segment: appended to the one at
 	 * out's tail while its head has room (what the allocator gave it,
 	 * eight ACKs or so); with batches off (tx_batch_max_pkts 1), each
@@ -2635,7 +2635,7 @@ unlock:
 	spin_unlock(&ms->lock);
 }
 
-/* The receive path, from mrt_udp_rcv(): skb->data is the mrt header.
+/* The receive path, from udp.c's mrt_udp_one(): skb->data is the mrt header.
  * Softirq, under RCU.
  */
 void mrt_rcv(struct mrt_net *mn, struct sk_buff *skb, const struct mrt_addr *src,
