@@ -57,21 +57,20 @@ for fam in 4 6; do
 	check $? "IPv$fam: B answered trains with GSO batches of ACKs, which A took as trains"
 done
 
-# 2. a peer without batches, each way round
-mrt_tune "$B" tx_batch_max_pkts=1
-delta "$B" gso_batches_out mrt_xfer "$A" "$B" "$ADDR" mixed1 --count 40 --max-size 131072 --seed 7
-mrt_xfer_ok mixed1 40 && mrt_confirmed mixed1 40
-check $? "A batching, B not: 40 messages arrive intact, confirmed"
-(( DELTA == 0 ))
-check $? "B with tx_batch_max_pkts 1 sent no batch, not even of ACKs ($DELTA)"
-mrt_tune "$B" tx_batch_max_pkts=8
-mrt_tune "$A" tx_batch_max_pkts=1
-delta "$A" gso_batches_out mrt_xfer "$A" "$B" "$ADDR" mixed2 --count 40 --max-size 131072 --seed 8
-mrt_xfer_ok mixed2 40 && mrt_confirmed mixed2 40
-check $? "A not batching, B batching: 40 messages arrive intact, confirmed"
-(( DELTA == 0 ))
-check $? "A with tx_batch_max_pkts 1 sent no batch ($DELTA)"
-mrt_tune "$A" tx_batch_max_pkts=8
+# 2. a peer without batches, each way round: OFF (A or B) has
+# tx_batch_max_pkts 1 and sends nothing batched, not even ACKs
+nobatch() { # OFF TAG SEED WHAT
+	mrt_tune "$1" tx_batch_max_pkts=1
+	delta "$1" gso_batches_out mrt_xfer "$A" "$B" "$ADDR" "$2" --count 40 --max-size 131072 \
+		--seed "$3"
+	mrt_xfer_ok "$2" 40 && mrt_confirmed "$2" 40
+	check $? "$4: 40 messages arrive intact, confirmed"
+	(( DELTA == 0 ))
+	check $? "$4: the side with tx_batch_max_pkts 1 sent no batch ($DELTA)"
+	mrt_tune "$1" tx_batch_max_pkts=8
+}
+nobatch "$B" mixed1 7 "A batching, B not"
+nobatch "$A" mixed2 8 "A not batching, B batching"
 
 # 3. a trimming port on R: batches are queued and trimmed per packet
 tcf -n "$R" qdisc add dev r1 root fabric rate 20mbit limit 400kb trim_at 12kb \
