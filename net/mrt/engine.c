@@ -155,6 +155,7 @@ int mrt_snd_ack(struct mrt_snd *s, const struct mrt_snd_dest *d,
 		return -1;
 	res->sack_unsent = s->tx.sack_unsent - unsent;
 	res->newly = c.newly;
+	res->now = now;
 	if (c.newly)
 		s->wait_shift = 0;
 
@@ -202,6 +203,11 @@ int mrt_snd_ack(struct mrt_snd *s, const struct mrt_snd_dest *d,
 		mrt_ev_ack(d->evs, ev, na.ecn);
 	if (c.readd)
 		nscc_on_send(d->cc, c.readd);
+	/* NSCC's times never run back: ACKs that arrived together share
+	 * one clock read (a train's), and another CPU's later train of the
+	 * same destination may have been taken first
+	 */
+	now = max(now, max(d->cc->last_adjust, d->cc->last_dec));
 	ops->cc(ctx, nscc_on_ack(d->cc, now, &na));
 	if (c.lost)
 		ops->cc(ctx, nscc_on_loss(d->cc, c.lost));

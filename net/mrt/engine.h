@@ -92,6 +92,7 @@ struct mrt_snd_ack_res {
 	bool newly;		/* acknowledged something new */
 	bool ecn;
 	u32 sack_unsent;	/* the ACK's SACK claimed PSNs never sent */
+	u64 now;		/* mrt_snd_ack()'s: when the ACK arrived */
 };
 
 /* The attributes the engine reads, as the caller has them now. */

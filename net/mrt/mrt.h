@@ -478,9 +478,13 @@ struct mrt_rmsg {
 	bool sorted;			/* recvmsg() sorted and checked its frags */
 };
 
-/* A received payload's place in its message (skb->cb). */
+/* A received payload's place in its message, and in its skb (skb->cb):
+ * the len bytes at start.
+ */
 struct mrt_rx_cb {
 	u32 off;
+	u32 start;
+	u32 len;
 };
 
 #define MRT_RX_CB(skb)	((struct mrt_rx_cb *)(skb)->cb)
@@ -639,10 +643,22 @@ struct mrt_train {
 	struct sk_buff_head out;
 	struct mrt_pdc *push;
 	struct mrt_sock *ms;		/* whose lock the train holds, if any */
+	/* a GSO skb's segments are read where they lie, never cut into
+	 * skbs of their own: gso is that skb (the caller's, freed at the
+	 * end), a payload kept gets an skb of its bytes' fragments, which
+	 * holds at least share (pdc.c's mrt_rx_keep()); NULL: the one
+	 * datagram is the skb, handed over whole
+	 */
+	struct sk_buff *gso;
+	unsigned int share;
+	u64 now;			/* the train's arrival, one clock read */
 };
 
-/* A received mrt packet (skb->data at its header) of train t. */
-void mrt_rcv(struct mrt_net *mn, struct sk_buff *skb, const struct mrt_addr *src,
+/* A received mrt packet of train t: the len bytes at offset off of skb
+ * (skb->data at the mrt header for a datagram of its own, off 0).
+ */
+void mrt_rcv(struct mrt_net *mn, struct sk_buff *skb, unsigned int off,
+	     unsigned int len, const struct mrt_addr *src,
 	     const struct mrt_addr *dst, u8 family, u8 dsfield,
 	     struct mrt_train *t);
 void mrt_train_end(struct mrt_net *mn, struct mrt_train *t);

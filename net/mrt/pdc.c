@@ -1145,7 +1145,7 @@ static void mrt_snd_ack_locked(void *ctx, const struct mrt_pkt *p,
 	WRITE_ONCE(d->pen, p->ack.rcv_cwnd_pen);
 	if (res->cc_rtt_ns == NSCC_NO_RTT)
 		return;
-	mrt_rec_rtt(pdc->mn, mrt_now(), res->cc_rtt_ns, d->cc.base_rtt);
+	mrt_rec_rtt(pdc->mn, res->now, res->cc_rtt_ns, d->cc.base_rtt);
 	if (res->ecn)
 		mrt_stat(pdc->mn, MRT_S_MARKED_RCVD, 1);
 }
@@ -1587,13 +1587,12 @@ static void mrt_train_lock(struct mrt_train *t, struct mrt_sock *ms)
  * end, mrt_train_end()).
  */
 static void mrt_rcv_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
-			struct sk_buff_head *out)
+			u64 now, struct sk_buff_head *out)
 {
 	struct mrt_net *mn = pdc->mn;
 	struct mrt_snd_ack_res res;
 	struct mrt_snd_dest sd;
 	struct mrt_snd_cfg cfg;
-	u64 now = mrt_now();
 
 	mrt_snd_cfg_of(mn, &cfg);
 	sd = mrt_snd_dest_of(pdc);
@@ -1859,7 +1858,10 @@ static u8 mrt_rcv_pen(struct mrt_pdc *pdc)
 }
 
 /* The ACK of data packet p, which arrived at since (0: no service time
- * to report).
+ * to report).  The service time is the ACK's wait from since until it
+ * leaves, written in as it does (udp.c's mrt_xmit_queue(), which reads the
+ * clock once for a GSO skb of ACKs): since waits in skb->tstamp, which is
+ * cleared before the skb leaves mrt.
  */
 static void mrt_send_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p, bool ce,
 			 u8 flags, u64 since, struct sk_buff_head *out)
@@ -1879,8 +1881,7 @@ static void mrt_send_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p, bool ce,
 	if (ce)
 		mrt_stat(mn, MRT_S_MARKED_SENT, 1);
 	mrt_rx_ack_fill(&pdc->rx, p, ce, pen,
-			mrt_attr(mn, MRT_A_NSCC_(restore_cwind_enable)),
-			since ? mrt_now() - since : 0, &a);
+			mrt_attr(mn, MRT_A_NSCC_(restore_cwind_enable)), 0, &a);
 	pdc->last_pen = pen;
 	a.flags |= flags;
 	/* The ACKs of a train (udp.c's mrt_udp_skb()) to one PDC on one EV
@@ -1891,7 +1892,8 @@ static void mrt_send_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p, bool ce,
 	 */
 	cb = skb && mrt_attr(mn, MRT_A_tx_batch_max_pkts) > 1 ? MRT_XMIT_CB(skb) : NULL;
 	if (cb && cb->ack && cb->pdc == pdc && cb->sport == htons(p->ev) &&
-	    cb->tos == tos && skb_tailroom(skb) >= MRT_ACK_HDR_LEN) {
+	    cb->tos == tos && ktime_to_ns(skb->tstamp) == since &&
+	    skb_tailroom(skb) >= MRT_ACK_HDR_LEN) {
 		struct skb_shared_info *si = skb_shinfo(skb);
 
 		mrt_build(skb_put(skb, MRT_ACK_HDR_LEN), &a);
@@ -1908,6 +1910,7 @@ static void mrt_send_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p, bool ce,
 		mrt_ctl_addr(skb, pdc, &pdc->local, &pdc->peer, pdc->family, p->ev,
 			     tos);
 		MRT_XMIT_CB(skb)->ack = 1;
+		skb->tstamp = ns_to_ktime(since);
 		__skb_queue_tail(out, skb);
 	}
 	pdc->since_ack = 0;
@@ -1954,7 +1957,7 @@ bool mrt_rmsg_whole(struct mrt_rmsg *m)
 	skb_queue_walk(&m->frags, skb) {
 		if (MRT_RX_CB(skb)->off != off)
 			break;
-		off += skb->len;
+		off += MRT_RX_CB(skb)->len;
 	}
 	if (skb == (struct sk_buff *)&m->frags)
 		return off == m->len;
@@ -1969,7 +1972,7 @@ bool mrt_rmsg_whole(struct mrt_rmsg *m)
 		if (MRT_RX_CB(skb)->off != off)
 			off = U32_MAX;
 		else
-			off += skb->len;
+			off += MRT_RX_CB(skb)->len;
 	}
 	return off == m->len;
 }
@@ -2043,6 +2046,82 @@ static int mrt_rcvbuf(const struct sock *sk)
 	return min_t(int, READ_ONCE(sk->sk_rcvbuf), INT_MAX / 4);
 }
 
+/* A received packet's skb (udp.c's mrt_udp_skb()) that mrt does not
+ * keep: a datagram's own goes; a train's is its caller's.
+ */
+static void mrt_rx_free(struct sk_buff *skb, struct mrt_train *t)
+{
+	if (!t->gso)
+		kfree_skb(skb);
+}
+
+/* The skb that keeps the len payload bytes at off of a packet's skb:
+ * a datagram's own; for a train's segment, a new skb of those bytes
+ * alone, referencing the train's page fragments (bytes in the train's
+ * head, or a train with a frag_list, are copied), so that a payload
+ * pins the pages of its bytes and no more, and holds at least its share
+ * of the train's memory (a clone, cheaper, would pin the whole train
+ * while charged a share: what a peer could make a receiver hold would
+ * grow with the segments per train).  *start is where the payload lies
+ * in the skb returned; NULL if there is no memory.
+ */
+static struct sk_buff *mrt_rx_keep(struct sk_buff *skb, struct mrt_train *t,
+				   unsigned int off, unsigned int len,
+				   unsigned int *start)
+{
+	struct skb_shared_info *si = skb_shinfo(skb);
+	unsigned int hl = 0, pos, i, end = off + len;
+	struct sk_buff *n;
+
+	if (!t->gso) {
+		*start = off;
+		return skb;
+	}
+	*start = 0;
+	if (off < skb_headlen(skb))
+		hl = min(len, skb_headlen(skb) - off);
+	if (skb_has_frag_list(skb))
+		hl = len;
+	n = alloc_skb(hl, GFP_ATOMIC);
+	if (!n)
+		return NULL;
+	if (hl == len) {
+		if (skb_copy_bits(skb, off, skb_put(n, len), len))
+			goto fail;
+		goto done;
+	}
+	skb_put_data(n, skb->data + off, hl);
+	pos = skb_headlen(skb);
+	for (i = 0; i < si->nr_frags && pos < end; i++) {
+		const skb_frag_t *f = &si->frags[i];
+		unsigned int fl = skb_frag_size(f), from, to;
+
+		from = max(pos, off + hl);
+		to = min(pos + fl, end);
+		if (from < to) {
+			unsigned int k = skb_shinfo(n)->nr_frags;
+
+			if (k == MAX_SKB_FRAGS)
+				goto fail;
+			skb_fill_page_desc(n, k, skb_frag_page(f),
+					   skb_frag_off(f) + from - pos, to - from);
+			__skb_frag_ref(&skb_shinfo(n)->frags[k]);
+			n->len += to - from;
+			n->data_len += to - from;
+			n->truesize += to - from;
+		}
+		pos += fl;
+	}
+	if (n->len != len)
+		goto fail;
+done:
+	n->truesize = max(n->truesize, t->share);
+	return n;
+fail:
+	kfree_skb(n);
+	return NULL;
+}
+
 /* Room for a new packet p of ts bytes (its truesize: what it pins,
  * however small its payload) of message m (NULL: the packet starts one):
  * the engine's mrt_rx_room() on the socket's receive buffer.  readable:
@@ -2107,18 +2186,24 @@ static void mrt_rcv_too_big(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 }
 
 static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
-			 struct sk_buff *skb, bool ce, struct sk_buff_head *out)
+			 struct sk_buff *skb, unsigned int off, bool ce,
+			 struct mrt_train *t)
 {
 	struct mrt_sock *ms = pdc->ms;
 	struct sock *sk = &ms->inet.sk;
 	struct mrt_net *mn = pdc->mn;
 	const struct mrt_data *d = &p->data;
 	u32 psn = d->psn, nominal = mrt_nominal(pdc->family, d->payload_len);
+	struct sk_buff_head *out = &t->out;
+	unsigned int ts = t->gso ? max_t(unsigned int, t->share,
+					 SKB_TRUESIZE(0) + d->payload_len) :
+			  skb->truesize, start;
 	enum mrt_rx_verdict v;
 	struct mem_cgroup *old;
+	struct sk_buff *keep;
 	struct mrt_rmsg *m;
 	bool now_ack, made = false;
-	u64 now = mrt_now();
+	u64 now = t->now;
 
 	pdc->last_ns = now;
 	/* A message larger than this host takes (max_msg_bytes), or than
@@ -2134,12 +2219,12 @@ static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
 	m = mrt_rmsg_find(pdc, d->msg_id);
 	if (m && m->len != d->msg_len) {
 		mrt_stat(mn, MRT_S_BAD_REASSEMBLY, 1);
-		kfree_skb(skb);
+		mrt_rx_free(skb, t);
 		return;
 	}
 	if (!mrt_psn_before(psn, pdc->rx.cack) &&
 	    psn - pdc->rx.cack < pdc->range && !mrt_rx_has(&pdc->rx, psn)) {
-		enum mrt_rx_room room = mrt_rcv_room(pdc, p, m, skb->truesize);
+		enum mrt_rx_room room = mrt_rcv_room(pdc, p, m, ts);
 
 		/* a new packet of it: its sender is alive, whether or not
 		 * there is room for it (partial_msg_timeout_ms)
@@ -2164,7 +2249,7 @@ static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
 			mrt_stat(mn, MRT_S_RCVBUF_DROPS, 1);
 			mrt_send_nack(mn, pdc, p, &pdc->peer, &pdc->local,
 				      pdc->family, MRT_NACK_NO_RESOURCE, 0, out);
-			kfree_skb(skb);
+			mrt_rx_free(skb, t);
 			return;
 		}
 	}
@@ -2177,7 +2262,7 @@ static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
 		set_active_memcg(old);
 		if (!m) {
 			mrt_stat(mn, MRT_S_ALLOC_FAIL, 1);
-			kfree_skb(skb);
+			mrt_rx_free(skb, t);
 			return;
 		}
 		__skb_queue_head_init(&m->frags);
@@ -2193,14 +2278,18 @@ static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
 		made = true;
 	}
 	/* Not trimmed, so the payload is exactly payload_len (mrt_parse()),
-	 * and whatever follows it is padding.
+	 * and whatever follows it is padding.  Its skb first: a packet is
+	 * accepted (and so acknowledged) only once it is kept.
 	 */
-	skb_pull(skb, MRT_DATA_HDR_LEN);
-	if (skb->len > d->payload_len && pskb_trim(skb, d->payload_len)) {
-		mrt_stat(mn, MRT_S_ALLOC_FAIL, 1);
-		goto drop;
+	keep = NULL;
+	if (mrt_rx_peek(&pdc->rx, psn) == MRT_RX_NEW) {
+		keep = mrt_rx_keep(skb, t, off + MRT_DATA_HDR_LEN,
+				   d->payload_len, &start);
+		if (!keep) {
+			mrt_stat(mn, MRT_S_ALLOC_FAIL, 1);
+			goto drop;
+		}
 	}
-
 	v = mrt_rx_accept(&pdc->rx, psn, nominal);
 	trace_mrt_rx(pdc, psn, d->payload_len, v, ce);
 	switch (v) {
@@ -2227,12 +2316,14 @@ static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
 	now_ack = mrt_rx_ack_at_once(p, ce) ||
 		  ++pdc->since_ack >= mrt_attr(mn, MRT_A_ack_every_pkts);
 
-	skb_orphan(skb);
-	skb_set_owner_r(skb, sk);
-	MRT_RX_CB(skb)->off = d->msg_offset;
-	__skb_queue_tail(&m->frags, skb);
+	skb_orphan(keep);
+	skb_set_owner_r(keep, sk);
+	MRT_RX_CB(keep)->off = d->msg_offset;
+	MRT_RX_CB(keep)->start = start;
+	MRT_RX_CB(keep)->len = d->payload_len;
+	__skb_queue_tail(&m->frags, keep);
 	m->got += d->payload_len;
-	m->held += skb->truesize;
+	m->held += keep->truesize;
 	m->last_ns = now;
 	if (m->got > m->len) {
 		mrt_rmsg_unlink(pdc, m);
@@ -2250,11 +2341,13 @@ drop:
 		mrt_rmsg_unlink(pdc, m);
 		mrt_rmsg_free(m);
 	}
-	kfree_skb(skb);
+	if (keep != skb)
+		kfree_skb(keep);
+	mrt_rx_free(skb, t);
 	return;
 too_big:
 	mrt_rcv_too_big(pdc, p, out);
-	kfree_skb(skb);
+	mrt_rx_free(skb, t);
 }
 
 static bool mrt_is_trim(struct mrt_net *mn, const struct mrt_pkt *p, u8 dscp,
@@ -2376,7 +2469,8 @@ static struct mrt_pdc *mrt_pdc_rx_new(struct mrt_sock *ms, struct mrt_pkt *p,
  * nothing is kept.
  */
 static void mrt_rcv_data_pkt(struct mrt_net *mn, struct sk_buff *skb,
-			     struct mrt_pkt *p, const struct mrt_addr *src,
+			     unsigned int off, struct mrt_pkt *p,
+			     const struct mrt_addr *src,
 			     const struct mrt_addr *dst, u8 family, u8 ds,
 			     struct mrt_train *t)
 {
@@ -2470,14 +2564,14 @@ found:
 	if (mrt_is_trim(mn, p, ds >> 2, &code)) {
 		mrt_stat(mn, MRT_S_TRIMMED_IN, 1);
 		pdc->st.trims++;
-		pdc->last_ns = mrt_now();
+		pdc->last_ns = t->now;
 		mrt_send_nack(mn, pdc, p, src, dst, family, code, 0, out);
 		goto drop;
 	}
-	mrt_rcv_data(pdc, p, skb, ce, out);
+	mrt_rcv_data(pdc, p, skb, off, ce, t);
 	return;
 drop:
-	kfree_skb(skb);
+	mrt_rx_free(skb, t);
 }
 
 /* The PDC of ours a packet p from src names (dpdcid), if p carries its
@@ -2520,15 +2614,14 @@ static bool mrt_pdc_answer(struct mrt_pdc *pdc, const struct mrt_pkt *p)
 }
 
 /* An ACK or NACK: to the sending PDC it names. */
-static void mrt_rcv_answer(struct mrt_net *mn, struct sk_buff *skb,
-			   const struct mrt_pkt *p, const struct mrt_addr *src,
-			   u8 family, struct mrt_train *t)
+static void mrt_rcv_answer(struct mrt_net *mn, const struct mrt_pkt *p,
+			   const struct mrt_addr *src, u8 family,
+			   struct mrt_train *t)
 {
 	struct sk_buff_head *out = &t->out;
 	struct mrt_pdc *pdc;
 	struct mrt_sock *ms;
 
-	kfree_skb(skb);
 	pdc = mrt_pdc_named(mn, p, MRT_PDC_TX, src, family);
 	if (!pdc)
 		return;
@@ -2543,8 +2636,11 @@ static void mrt_rcv_answer(struct mrt_net *mn, struct sk_buff *skb,
 		mrt_stat(mn, MRT_S_UNKNOWN_PDC, 1);
 		return;
 	}
+	/* the train's arrival, which is each of its ACKs' (the engine keeps
+	 * NSCC's clock from running back if another CPU's train was later)
+	 */
 	if (p->type == MRT_TYPE_ACK)
-		mrt_rcv_ack(pdc, p, out);
+		mrt_rcv_ack(pdc, p, t->now, out);
 	else
 		mrt_rcv_nack(pdc, p, out);
 	/* it sends, and the window may have opened for the destination's
@@ -2558,18 +2654,17 @@ static void mrt_rcv_answer(struct mrt_net *mn, struct sk_buff *skb,
  * makes that EV GOOD again and lets waiting data go.  Others are counted
  * (ctrl_in) and dropped.
  */
-static void mrt_rcv_ctrl(struct mrt_net *mn, struct sk_buff *skb,
-			 const struct mrt_pkt *p, const struct mrt_addr *src,
-			 const struct mrt_addr *dst, u8 family,
-			 struct sk_buff_head *out)
+static void mrt_rcv_ctrl(struct mrt_net *mn, const struct mrt_pkt *p,
+			 const struct mrt_addr *src, const struct mrt_addr *dst,
+			 u8 family, struct sk_buff_head *out)
 {
 	bool probe = p->ctrl.ctl_type == MRT_CTRL_PROBE;
+	struct sk_buff *skb;
 	struct mrt_pdc *pdc;
 	struct mrt_sock *ms;
 	struct mrt_dest *d;
 	int ev;
 
-	kfree_skb(skb);
 	if (!probe && p->ctrl.ctl_type != MRT_CTRL_PROBE_ACK)
 		return;
 	mrt_stat(mn, probe ? MRT_S_PROBES_IN : MRT_S_PROBE_ACKS_IN, 1);
@@ -2635,65 +2730,79 @@ unlock:
 	spin_unlock(&ms->lock);
 }
 
-/* The receive path, from udp.c's mrt_udp_one(): skb->data is the mrt header.
- * Softirq, under RCU.
+/* The receive path, from udp.c's mrt_udp_skb(): a datagram, or a
+ * train's segment.  Softirq, under RCU.
  */
-void mrt_rcv(struct mrt_net *mn, struct sk_buff *skb, const struct mrt_addr *src,
+void mrt_rcv(struct mrt_net *mn, struct sk_buff *skb, unsigned int off,
+	     unsigned int len, const struct mrt_addr *src,
 	     const struct mrt_addr *dst, u8 family, u8 ds, struct mrt_train *t)
 {
 	struct sk_buff_head *out = &t->out;
+	u8 buf[MRT_ACK_HDR_LEN];
 	unsigned int hlen;
 	struct mrt_pkt p;
+	const u8 *h;
 	int err;
 
+	BUILD_BUG_ON(sizeof(buf) < MRT_DATA_MIN_LEN ||
+		     sizeof(buf) < MRT_NACK_HDR_LEN ||
+		     sizeof(buf) < MRT_CTRL_HDR_LEN);
 	mrt_stat(mn, MRT_S_PKTS_IN, 1);
-	mrt_stat(mn, MRT_S_BYTES_IN, skb->len);
-	/* Linear up to the header the first byte names (all of a shorter
-	 * packet): mrt_parse() reads no further, and it alone says whether
-	 * and why a packet is malformed, in the order it checks (a short
-	 * packet of a foreign version is malformed_version, as in the unit
-	 * tests and the fuzzers).
+	mrt_stat(mn, MRT_S_BYTES_IN, len);
+	/* Up to the header the first byte names (all of a shorter packet),
+	 * read where it lies (copied only if it spans fragments):
+	 * mrt_parse() reads no further, and it alone says whether and why a
+	 * packet is malformed, in the order it checks (a short packet of a
+	 * foreign version is malformed_version, as in the unit tests and
+	 * the fuzzers).
 	 */
-	hlen = min_t(unsigned int, skb->len, MRT_HDR_LEN);
-	if (!pskb_may_pull(skb, hlen))
+	hlen = min_t(unsigned int, len, MRT_HDR_LEN);
+	h = skb_header_pointer(skb, off, hlen, buf);
+	if (!h)
 		goto nomem;
 	if (hlen == MRT_HDR_LEN) {
-		u8 type = skb->data[0] & 0x0f;
+		u8 type = h[0] & 0x0f;
 
 		/* a data packet's padding too: mrt_parse() checks it */
-		hlen = min_t(unsigned int, skb->len,
+		hlen = min_t(unsigned int, len,
 			     type == MRT_TYPE_DATA ? MRT_DATA_MIN_LEN :
 			     mrt_hdr_len(type));
-		if (hlen > MRT_HDR_LEN && !pskb_may_pull(skb, hlen))
-			goto nomem;
+		hlen = min_t(unsigned int, hlen, sizeof(buf));
+		if (hlen > MRT_HDR_LEN) {
+			h = skb_header_pointer(skb, off, hlen, buf);
+			if (!h)
+				goto nomem;
+		}
 	}
-	err = mrt_parse(skb->data, skb->len, &p);
+	err = mrt_parse(h, len, &p);
 	if (err)
 		goto bad;
 
 	switch (p.type) {
 	case MRT_TYPE_DATA:
-		mrt_rcv_data_pkt(mn, skb, &p, src, dst, family, ds, t);
+		mrt_rcv_data_pkt(mn, skb, off, &p, src, dst, family, ds, t);
 		break;
 	case MRT_TYPE_ACK:
 	case MRT_TYPE_NACK:
 		mrt_stat(mn, p.type == MRT_TYPE_ACK ? MRT_S_ACKS_IN :
 			 MRT_S_NACKS_IN, 1);
-		mrt_rcv_answer(mn, skb, &p, src, family, t);
+		mrt_rx_free(skb, t);
+		mrt_rcv_answer(mn, &p, src, family, t);
 		break;
 	default:
 		mrt_stat(mn, MRT_S_CTRL_IN, 1);
+		mrt_rx_free(skb, t);
 		mrt_train_unlock(t);
-		mrt_rcv_ctrl(mn, skb, &p, src, dst, family, out);
+		mrt_rcv_ctrl(mn, &p, src, dst, family, out);
 	}
 	return;
 bad:
 	mrt_stat(mn, MRT_S_MALFORMED(mrt_bad_reason(err)), 1);
-	kfree_skb(skb);
+	mrt_rx_free(skb, t);
 	return;
 nomem:
 	mrt_stat(mn, MRT_S_ALLOC_FAIL, 1);
-	kfree_skb(skb);
+	mrt_rx_free(skb, t);
 }
 
 /* A receiving PDC's messages being reassembled: one that had no packet

@@ -9,6 +9,8 @@
  * The receiver does not set a bit for the PSN at cack; it moves cack on,
  * then past every PSN above it that had already arrived.
  */
+#include <linux/bitops.h>
+
 #include "psn.h"
 
 /* Samples beyond this (134 s) are taken as this: srtt8 stays in 32 bits. */
@@ -95,6 +97,17 @@ bool mrt_rx_has(const struct mrt_rx *r, u32 psn)
 	return mrt_bit(r->bits, r->range, psn);
 }
 
+/* The ring's 64 bits from psn's on (range is a multiple of 64). */
+static u64 mrt_bits64(const u64 *bits, u32 range, u32 psn)
+{
+	u32 i = psn & (range - 1), w = i / 64, sh = i % 64;
+	u64 lo = bits[w] >> sh;
+
+	if (!sh)
+		return lo;
+	return lo | bits[(w + 1) % (range / 64)] << (64 - sh);
+}
+
 void mrt_rx_sack(const struct mrt_rx *r, u32 ack_psn, u32 *base, u64 *bitmap)
 {
 	u64 map = 0;
@@ -105,10 +118,18 @@ void mrt_rx_sack(const struct mrt_rx *r, u32 ack_psn, u32 *base, u64 *bitmap)
 		b = ack_psn - (MRT_SACK_BITS - 1);
 	else
 		b = r->cack;
+	*base = b;
+	/* All 64 within the window, none below cack: the ring's own bits
+	 * (cack's is never set), two words at most; else one by one.
+	 */
+	if (!mrt_psn_before(b, r->cack) &&
+	    b - r->cack + MRT_SACK_BITS <= r->range) {
+		*bitmap = mrt_bits64(r->bits, r->range, b);
+		return;
+	}
 	for (i = 0; i < MRT_SACK_BITS; i++)
 		if (mrt_rx_has(r, b + i))
 			map |= 1ULL << i;
-	*base = b;
 	*bitmap = map;
 }
 
@@ -203,16 +224,16 @@ int mrt_tx_ack(struct mrt_tx *t, u32 cack, u32 sack_base, u64 sack_bitmap,
 {
 	bool unsent = false;
 	int n = 0, top;
-	u32 p, i;
+	u64 m;
+	u32 p;
 
 	/* Nothing of an ACK whose cack claims PSNs never sent is believed;
 	 * SACK bits for them are dropped (see psn.h).
 	 */
 	if (mrt_psn_after(cack, t->nxt))
 		return -1;
-	for (top = MRT_SACK_BITS - 1; top >= 0; top--) {
-		if (!(sack_bitmap & (1ULL << top)))
-			continue;
+	for (m = sack_bitmap; m; m &= m - 1) {
+		top = __ffs64(m);
 		if (mrt_tx_outstanding(t, sack_base + (u32)top) ||
 		    mrt_psn_before(sack_base + (u32)top, t->una))
 			continue;
@@ -233,11 +254,12 @@ int mrt_tx_ack(struct mrt_tx *t, u32 cack, u32 sack_base, u64 sack_bitmap,
 	}
 	if (mrt_psn_after(cack, t->una))
 		t->una = cack;
-	/* The SACK's bits, of PSNs still outstanding. */
-	for (i = 0; i < MRT_SACK_BITS; i++) {
-		p = sack_base + i;
-		if (!(sack_bitmap & (1ULL << i)) || !mrt_tx_outstanding(t, p) ||
-		    mrt_bit(t->acked, t->range, p))
+	/* The SACK's bits, of PSNs still outstanding: only the set ones
+	 * are looked at.
+	 */
+	for (m = sack_bitmap; m; m &= m - 1) {
+		p = sack_base + __ffs64(m);
+		if (!mrt_tx_outstanding(t, p) || mrt_bit(t->acked, t->range, p))
 			continue;
 		mrt_bit_set(t->acked, t->range, p);
 		fn(ctx, p);

@@ -312,6 +312,29 @@ static bool mrt_snd_room(struct sock *sk, u64 need)
  * (the task's page_frag, as TCP's) that every transmission and
  * retransmission references (pdc.c's mrt_data_build()), never copies.
  */
+/* A payload's skb, which holds its bytes in fragments and needs a head
+ * only for skb_shared_info: the head is carved (build_skb()) from the
+ * same page fragment as the payload after it (the task's), not
+ * kmalloc()ed, which would round it up to 512 bytes and zero them
+ * (init_on_alloc): the head pins only pages its own payload does.
+ */
+static struct sk_buff *mrt_payload_skb(struct sock *sk, struct page_frag *pf)
+{
+	unsigned int size = SKB_DATA_ALIGN(sizeof(struct skb_shared_info));
+	struct sk_buff *skb;
+
+	if (skb_page_frag_refill(size + SMP_CACHE_BYTES, pf, sk->sk_allocation)) {
+		pf->offset = ALIGN(pf->offset, SMP_CACHE_BYTES);
+		skb = build_skb(page_address(pf->page) + pf->offset, size);
+		if (skb) {
+			get_page(pf->page);
+			pf->offset += size;
+			return skb;
+		}
+	}
+	return alloc_skb(0, sk->sk_allocation);
+}
+
 static struct sk_buff *mrt_payload_new(struct sock *sk, struct iov_iter *from,
 				       unsigned int plen, int *err)
 {
@@ -330,7 +353,7 @@ static struct sk_buff *mrt_payload_new(struct sock *sk, struct iov_iter *from,
 		}
 		return skb;
 	}
-	skb = alloc_skb(0, sk->sk_allocation);
+	skb = mrt_payload_skb(sk, sk_page_frag(sk));
 	if (!skb) {
 		*err = -ENOBUFS;
 		return NULL;
@@ -723,11 +746,11 @@ again:
 	family = m->family;
 	mlen = m->len;
 	skb_queue_walk(&m->frags, skb) {
-		size_t n = min_t(size_t, skb->len, len - copied);
+		size_t n = min_t(size_t, MRT_RX_CB(skb)->len, len - copied);
 
 		if (!n)
 			break;
-		err = skb_copy_datagram_msg(skb, 0, msg, n);
+		err = skb_copy_datagram_msg(skb, MRT_RX_CB(skb)->start, msg, n);
 		if (err)
 			break;
 		copied += n;

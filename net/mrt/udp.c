@@ -19,18 +19,18 @@
 
 #include "mrt.h"
 
-/* One datagram of train t, skb->data at its mrt header: to mrt_rcv(). */
-static void mrt_udp_one(struct mrt_net *mn, struct sk_buff *skb,
-			struct mrt_train *t)
+/* The addresses and DS field of datagram skb (of a train: every segment's,
+ * GRO having merged only datagrams whose IP headers agree but for their
+ * lengths and IDs); false for one that is not unicast.
+ */
+static bool mrt_udp_addrs(struct sk_buff *skb, struct mrt_addr *src,
+			  struct mrt_addr *dst, u8 *family, u8 *ds)
 {
-	struct mrt_addr src, dst;
-	u8 family, ds;
-
 	/* A PDC has one peer: broadcast and multicast datagrams (which
 	 * would make state on every host of the link) are dropped.
 	 */
 	if (skb->pkt_type != PACKET_HOST)
-		goto nonunicast;
+		return false;
 	if (ip_hdr(skb)->version == 4) {
 		const struct iphdr *iph = ip_hdr(skb);
 
@@ -42,35 +42,33 @@ static void mrt_udp_one(struct mrt_net *mn, struct sk_buff *skb,
 		 */
 		if (ipv4_is_multicast(iph->daddr) || ipv4_is_lbcast(iph->daddr) ||
 		    PKTINFO_SKB_CB(skb)->ipi_spec_dst.s_addr != iph->daddr)
-			goto nonunicast;
-		family = AF_INET;
-		mrt_addr_set_v4(&src, iph->saddr);
-		mrt_addr_set_v4(&dst, iph->daddr);
-		ds = iph->tos;
+			return false;
+		*family = AF_INET;
+		mrt_addr_set_v4(src, iph->saddr);
+		mrt_addr_set_v4(dst, iph->daddr);
+		*ds = iph->tos;
 	} else {
 		const struct ipv6hdr *ip6h = ipv6_hdr(skb);
 
 		if (ipv6_addr_is_multicast(&ip6h->daddr))
-			goto nonunicast;
-		family = AF_INET6;
-		src.a = ip6h->saddr;
-		dst.a = ip6h->daddr;
-		ds = ipv6_get_dsfield(ip6h);
+			return false;
+		*family = AF_INET6;
+		src->a = ip6h->saddr;
+		dst->a = ip6h->daddr;
+		*ds = ipv6_get_dsfield(ip6h);
 	}
-	mrt_rcv(mn, skb, &src, &dst, family, ds, t);
-	return;
-nonunicast:
-	mrt_stat(mn, MRT_S_NONUNICAST, 1);
-	kfree_skb(skb);
+	return true;
 }
 
 /* UDP's count of datagrams delivered, which a socket's reader keeps. */
-static void mrt_udp_in(struct mrt_net *mn, bool v4)
+static void mrt_udp_in(struct mrt_net *mn, bool v4, unsigned int n)
 {
 	if (v4)
-		__UDP_INC_STATS(mn->net, UDP_MIB_INDATAGRAMS, 0);
+		__SNMP_ADD_STATS(mn->net->mib.udp_statistics,
+				 UDP_MIB_INDATAGRAMS, n);
 	else
-		__UDP6_INC_STATS(mn->net, UDP_MIB_INDATAGRAMS, 0);
+		__SNMP_ADD_STATS(mn->net->mib.udp_stats_in6,
+				 UDP_MIB_INDATAGRAMS, n);
 }
 
 /* A datagram the tunnel socket queued (its UDP header pulled, its
@@ -80,23 +78,29 @@ static void mrt_udp_in(struct mrt_net *mn, bool v4)
  * UDP_GRO), whose segments are taken one after another as one train
  * (struct mrt_train): a batch's ACKs, which share its EV, leave as one
  * GSO skb (pdc.c's mrt_send_ack()), and a train of ACKs lets its PDC send
- * once, in batches.  GRO merges only datagrams whose IP headers agree
- * but for their lengths and IDs, so each segment's TOS (ECN) is its own.
- * A train is UDP_L4 GSO with its checksum left to segmentation, as GRO
- * and a local sender make it (one a tunnel decapsulated says
- * CHECKSUM_NONE; the kernel's own UDP receive treats it as that too);
- * anything else (UFO, tunnel GSO, whose segmentation would read the
- * device) is dropped.  A segment holds its share of the train's memory
- * (its truesize at least the train's over its segments), whatever
- * skb_segment() says it holds.
+ * once, in batches.
+ *
+ * A train is read where it lies: each segment (gso_size bytes, the last
+ * what is left) is parsed from its bytes in the skb, and only a payload
+ * that is kept gets an skb, of its bytes' page fragments (pdc.c's
+ * mrt_rx_keep()): an ACK or a duplicate costs no allocation and no copy
+ * of its header (udp_rcv_segment() cost two allocations, and a
+ * reallocation to pull the mrt header, for every datagram).  A kept
+ * payload holds at least its share of the train's memory (the train's
+ * truesize over its segments).  A train is
+ * UDP_L4 GSO with its checksum left to segmentation, as GRO and a local
+ * sender make it (one a tunnel decapsulated says CHECKSUM_NONE; the
+ * kernel's own UDP receive, which would segment it, treats it as
+ * checksummed too); anything else (UFO, tunnel GSO) is dropped.
  */
-static void mrt_udp_skb(struct mrt_net *mn, struct sock *usk, struct sk_buff *skb)
+static void mrt_udp_skb(struct mrt_net *mn, struct sk_buff *skb)
 {
 	struct skb_shared_info *si = skb_shinfo(skb);
 	bool v4 = ip_hdr(skb)->version == 4;
-	struct sk_buff *segs, *next;
+	unsigned int off, seg, n;
+	struct mrt_addr src, dst;
 	struct mrt_train t;
-	unsigned int share;
+	u8 family, ds;
 
 	if (!skb_is_gso(skb)) {
 		if (!udp_skb_csum_unnecessary(skb) &&
@@ -106,39 +110,41 @@ static void mrt_udp_skb(struct mrt_net *mn, struct sock *usk, struct sk_buff *sk
 		   si->gso_type & ~(SKB_GSO_UDP_L4 | SKB_GSO_DODGY) ||
 		   (skb->ip_summed != CHECKSUM_PARTIAL &&
 		    skb->ip_summed != CHECKSUM_NONE) ||
-		   skb_checksum_start(skb) != skb_transport_header(skb)) {
+		   skb_checksum_start(skb) != skb_transport_header(skb) ||
+		   !si->gso_size) {
 		mrt_stat(mn, MRT_S_TRAINS_REFUSED, 1);
+		kfree_skb(skb);
+		return;
+	}
+	if (!mrt_udp_addrs(skb, &src, &dst, &family, &ds)) {
+		mrt_stat(mn, MRT_S_NONUNICAST, skb_is_gso(skb) ?
+			 DIV_ROUND_UP(skb->len, si->gso_size) : 1);
 		kfree_skb(skb);
 		return;
 	}
 	__skb_queue_head_init(&t.out);
 	t.push = NULL;
 	t.ms = NULL;
+	t.now = ktime_get_ns();
 	if (!skb_is_gso(skb)) {
-		mrt_udp_in(mn, v4);
-		mrt_udp_one(mn, skb, &t);
+		t.gso = NULL;
+		t.share = 0;
+		mrt_udp_in(mn, v4, 1);
+		mrt_rcv(mn, skb, 0, skb->len, &src, &dst, family, ds, &t);
 		goto end;
 	}
-	share = skb->truesize / max_t(unsigned int, si->gso_segs, 1);
-	mrt_stat(mn, MRT_S_TRAINS_IN, 1);
-	skb->ip_summed = CHECKSUM_PARTIAL;
+	seg = si->gso_size;
+	n = max(DIV_ROUND_UP(skb->len, seg), 1U);
+	t.gso = skb;
+	t.share = skb->truesize / n;
+	/* the queue's scratch word, which a kept payload's skb would copy */
 	skb->dev = NULL;
-	__skb_push(skb, -skb_mac_offset(skb));
-	segs = udp_rcv_segment(usk, skb, v4);
-	skb_list_walk_safe(segs, skb, next) {
-		unsigned int hlen = skb_transport_offset(skb) + sizeof(struct udphdr);
-
-		skb_mark_not_on_list(skb);
-		if (!pskb_may_pull(skb, hlen)) {
-			kfree_skb(skb);
-			continue;
-		}
-		__skb_pull(skb, hlen);
-		udp_post_segment_fix_csum(skb);
-		skb->truesize = max(skb->truesize, share);
-		mrt_udp_in(mn, v4);
-		mrt_udp_one(mn, skb, &t);
-	}
+	mrt_stat(mn, MRT_S_TRAINS_IN, 1);
+	mrt_udp_in(mn, v4, n);
+	for (off = 0; off < skb->len; off += seg)
+		mrt_rcv(mn, skb, off, min(seg, skb->len - off), &src, &dst,
+			family, ds, &t);
+	consume_skb(skb);
 end:
 	mrt_train_end(mn, &t);
 	return;
@@ -169,7 +175,7 @@ static void mrt_udp_data_ready(struct sock *usk)
 	while (mn && errs < 2) {
 		skb = __skb_recv_udp(usk, MSG_DONTWAIT, &off, &err);
 		if (skb) {
-			mrt_udp_skb(mn, usk, skb);
+			mrt_udp_skb(mn, skb);
 			continue;
 		}
 		if (err == -EAGAIN)
@@ -212,7 +218,7 @@ static int mrt_tunnel_open(struct mrt_net *mn, u8 family, __be16 port,
 	usk = (*sockp)->sk;
 	/* trains of 64 KiB queued at once (4 MiB: the value is doubled),
 	 * no busy polling from softirq, the route's verdict kept
-	 * (mrt_udp_one())
+	 * (mrt_udp_addrs())
 	 */
 	sock_set_rcvbuf(usk, 2 << 20);
 	WRITE_ONCE(usk->sk_ll_usec, 0);
@@ -515,10 +521,27 @@ static void mrt_departed_flush(struct mrt_departed *dp)
 	dp->n = 0;
 }
 
+/* The ACKs of skb (one, or a GSO skb of them, linear) waited since
+ * skb->tstamp (pdc.c's mrt_send_ack()): their service time, as they leave
+ * at now.
+ */
+static void mrt_ack_service(struct sk_buff *skb, u64 now)
+{
+	u64 since = ktime_to_ns(skb->tstamp);
+	u16 st = min_t(u64, (now - min(now, since)) >> 6, U16_MAX);
+	unsigned int off;
+
+	for (off = 0; off + MRT_ACK_HDR_LEN <= skb_headlen(skb);
+	     off += MRT_ACK_HDR_LEN)
+		mrt_ack_set_service(skb->data + off, st);
+	skb->tstamp = 0;
+}
+
 void mrt_xmit_queue(struct mrt_net *mn, struct sk_buff_head *q)
 {
 	struct mrt_departed dp = {};
 	struct sk_buff *skb;
+	u64 now = 0;
 	int err;
 
 	BUILD_BUG_ON(sizeof(struct mrt_xmit_cb) > sizeof_field(struct sk_buff, cb));
@@ -531,6 +554,11 @@ void mrt_xmit_queue(struct mrt_net *mn, struct sk_buff_head *q)
 		if (skb_is_gso(skb)) {
 			segs = skb_shinfo(skb)->gso_segs;
 			seg = skb_shinfo(skb)->gso_size;
+		}
+		if (MRT_XMIT_CB(skb)->ack && skb->tstamp) {
+			if (!now)
+				now = ktime_get_ns();
+			mrt_ack_service(skb, now);
 		}
 
 		if (MRT_XMIT_CB(skb)->family == AF_INET)

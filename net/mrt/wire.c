@@ -316,3 +316,9 @@ unsigned int mrt_build(void *buf, const struct mrt_pkt *p)
 	}
 	return hlen;
 }
+
+void mrt_ack_set_service(void *buf, u16 service_time)
+{
+	put_unaligned_be16(service_time,
+			   (u8 *)buf + MRT_OFF(mrt_ack_hdr, service_time));
+}

@@ -138,5 +138,9 @@ static inline enum mrt_malformed mrt_bad_reason(int err)
  * data header with the payload and mrt_data_pad() zeros.
  */
 unsigned int mrt_build(void *buf, const struct mrt_pkt *p);
+/* An ACK built already (at buf) gets its service time (units of 64 ns),
+ * known only as it leaves.
+ */
+void mrt_ack_set_service(void *buf, u16 service_time);
 
 #endif /* _MRT_WIRE_H */

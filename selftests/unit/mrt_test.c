@@ -120,6 +120,12 @@ static void t_roundtrip(void)
 	       out.skey == 0x01020304 && out.dkey == 0x05060708 &&
 	       buf[28] == 0x80 && buf[35] == 0x01,
 	       "ACK round trip; the bitmap is one big-endian u64 (bit 63 first on the wire)");
+	/* the service time, written in as the ACK leaves (udp.c) */
+	mrt_ack_set_service(buf, 0xbeef);
+	tap_ok(!mrt_parse(buf, MRT_ACK_HDR_LEN, &out) && out.ack.service_time == 0xbeef &&
+	       out.ack.ack_psn == 170 && out.ack.mpr == 4 && out.ack.rcv_cwnd_pen == 127 &&
+	       out.ack.sack_bitmap == 0x8000000000000001ULL,
+	       "an ACK's service time set in place: that field alone changes");
 
 	in = ctl_pkt(MRT_TYPE_NACK);
 	in.nack.nack_psn = 77;
@@ -428,6 +434,47 @@ static void t_rx(void)
 	       "SACK for a PSN far above cack: the 64 PSNs ending at it");
 	TAP_EQ(r.highest, 2 + 128, "highest is one above the highest PSN received");
 	TAP_EQ(r.rcvd_bytes, 6000, "first-time bytes, out of order included: 6000");
+}
+
+/* The SACK read from the ring's words is the one of mrt_rx_has() bit by
+ * bit: random arrivals into windows of every size, across the wrap, for
+ * every PSN an ACK may answer (below cack, at it, far above it).
+ */
+static void t_rx_sack_words(void)
+{
+	static u64 bits[MRT_RANGE_MAX / 64];
+	u32 range, k, i, bad = 0, fast = 0, n = 0;
+	struct mrt_rx r;
+
+	srand(7);
+	for (range = MRT_RANGE_MIN; range <= 1024; range *= 2) {
+		for (k = 0; k < 20; k++) {
+			u32 first = 0xffffffff - rand() % (2 * range);
+
+			mrt_rx_init(&r, first, range, bits);
+			for (i = 0; i < range * 2; i++)
+				mrt_rx_accept(&r, r.cack + rand() % range, 1);
+			for (i = 0; i < 200; i++) {
+				u32 ack = r.cack - 70 + rand() % (range + 140);
+				u32 base, want_base, j;
+				u64 map, want = 0;
+
+				mrt_rx_sack(&r, ack, &base, &map);
+				want_base = !mrt_psn_before(ack, r.cack) &&
+					    ack - r.cack >= MRT_SACK_BITS ?
+					    ack - (MRT_SACK_BITS - 1) : r.cack;
+				for (j = 0; j < MRT_SACK_BITS; j++)
+					if (mrt_rx_has(&r, want_base + j))
+						want |= 1ULL << j;
+				bad += base != want_base || map != want;
+				fast += map && map != ~0ULL;
+				n++;
+			}
+		}
+	}
+	tap_ok(!bad && fast > n / 4,
+	       "SACK from the ring's words = bit by bit: %u of %u differ (%u mixed maps)",
+	       bad, n, fast);
 }
 
 /* peek() says what accept() would, and changes nothing: every verdict,
@@ -1965,6 +2012,7 @@ int main(void)
 	t_mutations();
 	t_psn();
 	t_rx();
+	t_rx_sack_words();
 	t_rx_peek();
 	t_rx_ring();
 	t_tx();
