@@ -211,10 +211,11 @@ def mrt_markdown(raw, base):
             split = ", ".join(f"{k} {100 * v:.0f} %" for k, v in prof["cpu_split"].items()
                               if v >= 0.01)
             ln.append(f"\nWhere the VM's CPU goes while mrt streams at MTU {o['mtu']}: "
-                      f"{split} (`/proc/stat` over the stream).  `perf record -a -e "
-                      "cpu-clock` (symbols with at least 1 % of the samples; under TCG "
-                      "the samples fall mostly on the idle loop even while `/proc/stat` "
-                      "shows the CPUs busy, so read the split first):\n")
+                      f"{split} (`/proc/stat` over the stream).  Functions with at "
+                      "least 1 % of the timer interrupt's samples "
+                      f"({prof.get('samples', 0)}, idle included; a kprobe on its entry "
+                      "records the interrupted instruction, since `perf`'s cpu-clock "
+                      "samples fall on the idle loop under TCG):\n")
             ln.append("```")
             ln += prof["perf"]
             ln.append("```")

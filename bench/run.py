@@ -39,6 +39,7 @@ judges a figure; any case that cannot run raises and the run fails.
 import argparse
 import json
 import os
+import re
 import signal
 import statistics
 import subprocess
@@ -491,32 +492,65 @@ def cpu_split():
     return dict(zip(["user", "nice", "system", "idle", "iowait", "irq", "softirq"], v))
 
 
-def perf_profile(ns, args, secs):
+TRACEFS = "/sys/kernel/tracing"
+# The timer interrupt's entry, whose pt_regs (%di) hold the interrupted
+# instruction pointer (pt_regs.ip, offset 128 on x86-64).
+PROF_PROBE = "p:fabric_prof __sysvec_apic_timer_interrupt pc=+128(%di):x64"
+
+
+def tracefs_add(text):
+    """Appends a line to kprobe_events (os.open: Python's append mode
+    seeks to the end first, which tracefs refuses)."""
+    fd = os.open(os.path.join(TRACEFS, "kprobe_events"), os.O_WRONLY | os.O_APPEND)
+    try:
+        os.write(fd, text.encode())
+    finally:
+        os.close(fd)
+
+
+def tick_profile(ns, args):
     """Where the VM's CPU goes while mrtperf runs args: the split of
-    /proc/stat (user, system, softirq, idle) over the run, and a perf
-    profile (cpu-clock samples, all CPUs: the top symbols by their own
-    share, perf report's lines).  Under TCG the samples fall mostly on the
-    idle loop even when /proc/stat shows the CPUs busy (the emulated
-    timer's interrupts are taken late), so the split is the figure to
-    read first; the report says so."""
-    with tempfile.TemporaryDirectory() as d:
-        data = os.path.join(d, "perf.data")
-        rec = subprocess.Popen(["perf", "record", "-q", "-a", "-e", "cpu-clock", "-F", "499",
-                                "-o", data, "--", "sleep", str(secs)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        time.sleep(0.3)
+    /proc/stat (user, system, softirq, idle) over the run, and a profile
+    sampled by the timer interrupt: a kprobe on its entry records the
+    interrupted instruction pointer, a hist trigger counts them by symbol
+    (module code included), folded here into functions with their share
+    of all samples (idle included).  perf's cpu-clock samples fall on the
+    idle loop under TCG, the timer interrupt's do not."""
+    ev = os.path.join(TRACEFS, "events", "kprobes", "fabric_prof")
+    tracefs_add(PROF_PROBE + "\n")
+    trig = "hist:keys=pc.sym:vals=hitcount:sort=hitcount.descending:size=8192"
+    try:
+        with open(os.path.join(ev, "trigger"), "w") as f:
+            f.write(trig)
         a = cpu_split()
         mrtperf(ns, *args)
         b = cpu_split()
-        _, err = rec.communicate(timeout=60)
-        if rec.returncode:
-            raise RuntimeError(f"perf record: exit {rec.returncode}: {err.strip()}")
-        rep = sh("perf", "report", "-i", data, "--stdio", "--no-children", "-q",
-                 "--sort", "comm,dso,sym", "--percent-limit", "1")
-    total = max(sum(b.values()) - sum(a.values()), 1)
-    split = {k: round((b[k] - a[k]) / total, 3) for k in a}
-    return {"cpu_split": split,
-            "perf": [ln.rstrip() for ln in rep.splitlines() if ln.strip()][:30]}
+        with open(os.path.join(ev, "hist")) as f:
+            hist = f.read()
+        with open(os.path.join(ev, "trigger"), "w") as f:
+            f.write("!" + trig)
+    finally:
+        tracefs_add("-:kprobes/fabric_prof\n")
+    funcs, total, module = {}, 0, 0
+    for line in hist.splitlines():
+        m = re.match(r"\{ pc: \[[0-9a-f]+\] (\S+)\s*(\[\w+\])?\s*\} hitcount:\s*(\d+)", line)
+        if not m:
+            continue
+        name = m.group(1).split("+")[0] + (" " + m.group(2) if m.group(2) else "")
+        if name.startswith("0x"):
+            name = "(user space)"
+        n = int(m.group(3))
+        funcs[name] = funcs.get(name, 0) + n
+        total += n
+        module += n if m.group(2) == "[mrt]" else 0
+    top = sorted(funcs.items(), key=lambda kv: -kv[1])
+    lines = [f"{100 * n / total:6.1f} %  {name}" for name, n in top
+             if total and n / total >= 0.01]
+    if total:
+        lines.append(f"{100 * module / total:6.1f} %  (all of mrt.ko)")
+    ticks = max(sum(b.values()) - sum(a.values()), 1)
+    split = {k: round((b[k] - a[k]) / ticks, 3) for k in a}
+    return {"cpu_split": split, "samples": total, "perf": lines[:30]}
 
 
 # What batches do, and the CPU a gigabyte costs (issue 36): one stream each
@@ -614,6 +648,12 @@ def run_mrt_ordinary(topo, mtu, secs, reps, doc, load):
                 log(f"mrt bench: tcp {name} mtu {mtu}: {r['goodput_mbit']:.0f} Mbit/s")
         srv = MrtperfServer(topo.p, peer, 7100, 64 << 20)
         try:
+            # Each kind's repetitions together, the streams first: a
+            # destination outlives a run by pdc_idle_ms, and one whose
+            # base RTT was learnt from 64-byte messages (12 us in the VM
+            # against some 400 us for a full packet) has a max window of
+            # a few packets, which halved the next stream's goodput
+            # (Documentation/benchmarks.rst, "Latest results").
             for rep in range(reps):
                 def stream():
                     return mrtperf(topo.o, "-c", peer, "-p", "7100", "-n", "100000",
@@ -623,7 +663,8 @@ def run_mrt_ordinary(topo, mtu, secs, reps, doc, load):
                              "goodput_mbit": r["goodput_gbps"] * 1e3, "msgs": r["received"],
                              "host_busy": r["host_busy"]})
                 log(f"mrt bench: mrt 1 MiB mtu {mtu}: {r['goodput_gbps'] * 1e3:.0f} Mbit/s")
-
+            runs += mrt_batch_cpu(topo, doc, load, peer, mtu, secs)
+            for rep in range(reps):
                 def rate64():
                     return mrtperf(topo.o, "-c", peer, "-p", "7100", "-n", "10000000",
                                    "-l", "64", "-t", str(min(secs, 3.0)), "-w", str(64 << 20))
@@ -631,7 +672,7 @@ def run_mrt_ordinary(topo, mtu, secs, reps, doc, load):
                 runs.append({"case": "mrt_rate64", "algo": "mrt", "mtu": mtu, "rep": rep,
                              "msgs_per_sec": r["msgs_per_sec"], "host_busy": r["host_busy"]})
                 log(f"mrt bench: mrt 64 B mtu {mtu}: {r['msgs_per_sec']:.0f} msgs/s")
-
+            for rep in range(reps):
                 def pingpong():
                     return mrtperf(topo.o, "-c", peer, "-p", "7100", "--pingpong",
                                    "-n", "1000", "-l", "4096")
@@ -641,16 +682,15 @@ def run_mrt_ordinary(topo, mtu, secs, reps, doc, load):
                              "p999_us": r["p999_us"], "host_busy": r["host_busy"]})
                 log(f"mrt bench: mrt ping-pong 4 KiB mtu {mtu}: p50 {r['p50_us']:.0f} us, "
                     f"p99 {r['p99_us']:.0f} us")
-            runs += mrt_batch_cpu(topo, doc, load, peer, mtu, secs)
             mrt = statistics.median(x["goodput_mbit"] for x in runs
                                     if x["case"] == "mrt_goodput")
             cubic = statistics.median(x["goodput_mbit"] for x in runs
                                       if x["case"] == "tcp_goodput" and x["algo"] == "cubic")
             profile = None
             if mrt < MRT_PROFILE_BELOW * cubic:
-                profile = perf_profile(topo.o, ["-c", peer, "-p", "7100", "-n", "100000",
+                profile = tick_profile(topo.o, ["-c", peer, "-p", "7100", "-n", "100000",
                                                 "-l", str(1 << 20), "-t", "3",
-                                                "-w", str(64 << 20)], 4)
+                                                "-w", str(64 << 20)])
         finally:
             srv.stop()
     finally:
