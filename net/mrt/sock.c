@@ -306,12 +306,6 @@ static bool mrt_snd_room(struct sock *sk, u64 need)
 	return !used || used + need <= (u64)READ_ONCE(sk->sk_sndbuf);
 }
 
-/* A payload of plen bytes from the user, copied once.  A short one (at
- * most MRT_TX_LINEAR_MAX bytes) is the skb's own data, copied again into
- * each transmission with its pad; a longer one goes into page fragments
- * (the task's page_frag, as TCP's) that every transmission and
- * retransmission references (pdc.c's mrt_data_build()), never copies.
- */
 /* A payload's skb, which holds its bytes in fragments and needs a head
  * only for skb_shared_info: the head is carved (build_skb()) from the
  * same page fragment as the payload after it (the task's), not
@@ -335,6 +329,12 @@ static struct sk_buff *mrt_payload_skb(struct sock *sk, struct page_frag *pf)
 	return alloc_skb(0, sk->sk_allocation);
 }
 
+/* A payload of plen bytes from the user, copied once.  A short one (at
+ * most MRT_TX_LINEAR_MAX bytes) is the skb's own data, copied again into
+ * each transmission with its pad; a longer one goes into page fragments
+ * (the task's page_frag, as TCP's) that every transmission and
+ * retransmission references (pdc.c's mrt_data_build()), never copies.
+ */
 static struct sk_buff *mrt_payload_new(struct sock *sk, struct iov_iter *from,
 				       unsigned int plen, int *err)
 {

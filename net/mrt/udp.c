@@ -116,9 +116,12 @@ static void mrt_udp_skb(struct mrt_net *mn, struct sk_buff *skb)
 		kfree_skb(skb);
 		return;
 	}
+	/* its datagrams */
+	seg = skb_is_gso(skb) ? si->gso_size : skb->len;
+	n = skb_is_gso(skb) ? max(DIV_ROUND_UP(skb->len, seg), 1U) : 1;
+	mrt_udp_in(mn, v4, n);
 	if (!mrt_udp_addrs(skb, &src, &dst, &family, &ds)) {
-		mrt_stat(mn, MRT_S_NONUNICAST, skb_is_gso(skb) ?
-			 DIV_ROUND_UP(skb->len, si->gso_size) : 1);
+		mrt_stat(mn, MRT_S_NONUNICAST, n);
 		kfree_skb(skb);
 		return;
 	}
@@ -129,18 +132,14 @@ static void mrt_udp_skb(struct mrt_net *mn, struct sk_buff *skb)
 	if (!skb_is_gso(skb)) {
 		t.gso = NULL;
 		t.share = 0;
-		mrt_udp_in(mn, v4, 1);
 		mrt_rcv(mn, skb, 0, skb->len, &src, &dst, family, ds, &t);
 		goto end;
 	}
-	seg = si->gso_size;
-	n = max(DIV_ROUND_UP(skb->len, seg), 1U);
 	t.gso = skb;
 	t.share = skb->truesize / n;
 	/* the queue's scratch word, which a kept payload's skb would copy */
 	skb->dev = NULL;
 	mrt_stat(mn, MRT_S_TRAINS_IN, 1);
-	mrt_udp_in(mn, v4, n);
 	for (off = 0; off < skb->len; off += seg)
 		mrt_rcv(mn, skb, off, min(seg, skb->len - off), &src, &dst,
 			family, ds, &t);
