@@ -134,24 +134,29 @@ def mrt_markdown(raw, base):
           "bottleneck) at MTU 1500 (mss 1400) and 9000 (mss 8900): TCP cubic and nscc "
           "(data_rate_mbps=0 config_base_rtt_ns=0) streaming, against mrt streaming "
           "1 MiB messages with `tools/mrtperf` (data_rate_mbps=0 config_base_rtt_ns=0 "
-          "rto_min_us=20000); mrt's rate of 64-byte messages and its ping-pong latency "
+          "rto_min_us=20000); mrt's rate of 64-byte messages, a `send()` each and "
+          f"with `sendmmsg()`/`recvmmsg()` of {mrt.get('mmsg', 64)} (`mrtperf -b`), and "
+          "its ping-pong latency "
           f"for 4 KiB messages.  Below {mrt['profile_below']:g} of cubic's goodput, a "
           "CPU profile of the VM follows.\n",
           "| MTU | cubic (Mbit/s) | nscc auto (Mbit/s) | mrt 1 MiB (Mbit/s) | mrt / cubic "
-          "| mrt 64 B (msgs/s) | ping-pong 4 KiB p50 / p99 (us) |",
-          "|---|---|---|---|---|---|---|"]
+          "| mrt 64 B (msgs/s) | mrt 64 B sendmmsg (msgs/s) "
+          "| ping-pong 4 KiB p50 / p99 (us) |",
+          "|---|---|---|---|---|---|---|---|"]
     for o in mrt["ordinary"]:
         m = o["mtu"]
         g = s.get(("mrt_goodput", "mrt", m), {})
         c = s.get(("tcp_goodput", "cubic", m), {})
         n = s.get(("tcp_goodput", "nscc auto", m), {})
         r = s.get(("mrt_rate64", "mrt", m), {})
+        rm = s.get(("mrt_rate64_mmsg", "mrt", m), {})
         p = s.get(("mrt_pingpong", "mrt", m), {})
         ratio = o.get("ratio_to_cubic")
         ln.append(f"| {m} | {fmt(c.get('goodput_mbit'))} | {fmt(n.get('goodput_mbit'))} "
                   f"| {fmt(g.get('goodput_mbit'))} "
                   f"| {'n/a' if ratio is None else f'{ratio:.2f}'} "
                   f"| {fmt(r.get('msgs_per_sec'))} "
+                  f"| {fmt(rm.get('msgs_per_sec'))} "
                   f"| {fmt(p.get('p50_us'))} / {fmt(p.get('p99_us'))} |")
     cpu = [r for r in mrt["runs"] if r["case"] == "cpu_per_gb"]
     if cpu:

@@ -450,6 +450,8 @@ MRT_COUNTERS = ["total_nack_trimmed_rx", "total_rto_events", "rtx_trim", "total_
 MRT_INCAST_LIMIT = 65536
 # Below this ratio of mrt's goodput to cubic's, the report has a profile.
 MRT_PROFILE_BELOW = 0.8
+# messages a sendmmsg() or recvmmsg() call in the 64-byte rate with batches
+MRT_MMSG = 64
 
 
 def mrt_set(nss, attrs):
@@ -473,9 +475,9 @@ def mrtperf(ns, *args):
 
 
 class MrtperfServer:
-    def __init__(self, ns, addr, ep, bufsz):
+    def __init__(self, ns, addr, ep, bufsz, batch=1):
         self.p = subprocess.Popen(["ip", "netns", "exec", ns, MRTPERF, "-s", "-B", addr,
-                                   "-p", str(ep), "-w", str(bufsz)],
+                                   "-p", str(ep), "-w", str(bufsz), "-b", str(batch)],
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         if not self.p.stdout.readline().startswith("mrtperf: listening"):
             raise RuntimeError(f"mrtperf server did not start: {self.p.stderr.read()}")
@@ -647,6 +649,8 @@ def run_mrt_ordinary(topo, mtu, secs, reps, doc, load):
                              "host_busy": r["host_busy"]})
                 log(f"mrt bench: tcp {name} mtu {mtu}: {r['goodput_mbit']:.0f} Mbit/s")
         srv = MrtperfServer(topo.p, peer, 7100, 64 << 20)
+        # sendmmsg() and recvmmsg(), MRT_MMSG messages a call
+        srv_mm = MrtperfServer(topo.p, peer, 7101, 64 << 20, MRT_MMSG)
         try:
             # Each kind's repetitions together, the streams first: a
             # destination outlives a run by pdc_idle_ms, and one whose
@@ -684,6 +688,15 @@ def run_mrt_ordinary(topo, mtu, secs, reps, doc, load):
                              "msgs_per_sec": r["msgs_per_sec"], "host_busy": r["host_busy"]})
                 log(f"mrt bench: mrt 64 B mtu {mtu}: {r['msgs_per_sec']:.0f} msgs/s")
             for rep in range(reps):
+                def rate64_mm():
+                    return mrtperf(topo.o, "-c", peer, "-p", "7101", "-n", "10000000",
+                                   "-l", "64", "-t", str(min(secs, 3.0)), "-w", str(64 << 20),
+                                   "-b", str(MRT_MMSG))
+                r = measure(doc, load, f"mrt 64 B sendmmsg mtu {mtu}", rate64_mm)
+                runs.append({"case": "mrt_rate64_mmsg", "algo": "mrt", "mtu": mtu, "rep": rep,
+                             "msgs_per_sec": r["msgs_per_sec"], "host_busy": r["host_busy"]})
+                log(f"mrt bench: mrt 64 B sendmmsg mtu {mtu}: {r['msgs_per_sec']:.0f} msgs/s")
+            for rep in range(reps):
                 def pingpong():
                     return mrtperf(topo.o, "-c", peer, "-p", "7100", "--pingpong",
                                    "-n", "1000", "-l", "4096")
@@ -695,6 +708,7 @@ def run_mrt_ordinary(topo, mtu, secs, reps, doc, load):
                     f"p99 {r['p99_us']:.0f} us")
         finally:
             srv.stop()
+            srv_mm.stop()
     finally:
         for ns, dev in ((topo.o, "o0"), (topo.p, "p0")):
             sh("ip", "-n", ns, "link", "set", dev, "mtu", str(MTU))
@@ -776,7 +790,8 @@ def run_mrt(topo, doc, load, reps, secs, port_opts, path_us, nmsgs):
     """Every mrt case: the ordinary path at MTU 1500 and 9000, then the
     incast with and without trimming."""
     mrt = {"runs": [], "ordinary": [], "incast_msgs": nmsgs, "senders": NSENDERS,
-           "attrs": dict(MRT_AUTO), "profile_below": MRT_PROFILE_BELOW}
+           "attrs": dict(MRT_AUTO), "profile_below": MRT_PROFILE_BELOW,
+           "mmsg": MRT_MMSG}
     for mtu in (MTU, 9000):
         runs, summ = run_mrt_ordinary(topo, mtu, secs, reps, doc, load)
         mrt["runs"] += runs

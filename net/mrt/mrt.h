@@ -342,6 +342,10 @@ struct mrt_sock {
 	bool dead;			/* released: no new PDCs */
 	bool connected;
 	bool ordered;			/* MRT_ORDERED */
+	/* the PDC whose packets wait for the rest of a sendmmsg() (MSG_BATCH)
+	 * before they are pushed, if any
+	 */
+	struct mrt_pdc *batch_pdc;
 	bool confirm;			/* MRT_CONFIRM */
 	u32 evs;			/* MRT_EVS: base << 16 | count, one
 					 * word so that a reader never sees
@@ -651,6 +655,11 @@ struct mrt_train {
 	 */
 	struct sk_buff *gso;
 	unsigned int share;
+	/* the skb kept for the train's last payload, and its message: the
+	 * next bytes of that message join it (pdc.c's mrt_rx_ext())
+	 */
+	struct sk_buff *ext;
+	struct mrt_rmsg *ext_m;
 	u64 now;			/* the train's arrival, one clock read */
 };
 
@@ -672,8 +681,10 @@ struct mrt_pdc *mrt_pdc_tx_new(struct mrt_sock *ms, const struct mrt_addr *peer,
 			       u16 peer_ep, int *err);
 void mrt_pdc_tx_link(struct mrt_sock *ms, struct mrt_pdc *pdc);
 void mrt_pdc_push(struct mrt_pdc *pdc, struct sk_buff_head *out);
+/* Under ms->lock: packets queued on pdc wait for more of a sendmmsg(). */
+void mrt_pdc_batch_wait(struct mrt_pdc *pdc);
 void mrt_pdc_close(struct mrt_pdc *pdc, int err, struct sk_buff_head *out);
-void mrt_dest_kick(struct mrt_dest *d);
+void mrt_dest_kick(struct mrt_dest *d, const struct mrt_pdc *pushed);
 void mrt_dest_put(struct mrt_dest *d);
 void mrt_sock_close_pdcs(struct mrt_sock *ms);
 void mrt_gc_work(struct work_struct *w);

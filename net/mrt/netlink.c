@@ -912,7 +912,7 @@ static void mrt_deny_kick(struct hlist_head *h, const struct mrt_addr *a)
 		if (!mrt_addr_eq(&d->addr, a) || !refcount_inc_not_zero(&d->ref))
 			continue;
 		if (!list_empty_careful(&d->waiters))
-			mrt_dest_kick(d);
+			mrt_dest_kick(d, NULL);
 		mrt_dest_put(d);
 	}
 	rcu_read_unlock();

@@ -268,9 +268,11 @@ static void mrt_cc(struct mrt_pdc *pdc, enum nscc_routine r)
 
 /* PDCs waiting for d's window to open may send now.  Each is taken off the
  * list and pushed under its own socket's lock, never two socket locks at
- * once; a PDC still blocked puts itself back.
+ * once; a PDC still blocked puts itself back.  pushed: a PDC its caller
+ * has just pushed, which if it waits alone has nothing to gain from a
+ * second push (it blocked again on the window its own ACKs opened).
  */
-void mrt_dest_kick(struct mrt_dest *d)
+void mrt_dest_kick(struct mrt_dest *d, const struct mrt_pdc *pushed)
 {
 	struct sk_buff_head out;
 	unsigned int n = 64;
@@ -283,6 +285,8 @@ void mrt_dest_kick(struct mrt_dest *d)
 		spin_lock_bh(&d->lock);
 		pdc = list_first_entry_or_null(&d->waiters, struct mrt_pdc,
 					       wait_node);
+		if (pdc == pushed && list_is_singular(&d->waiters))
+			pdc = NULL;
 		if (pdc) {
 			list_del_init(&pdc->wait_node);
 			pdc->waiting = false;
@@ -329,7 +333,7 @@ static void mrt_pdc_free_rcu(struct rcu_head *head)
 
 	hrtimer_cancel(&pdc->timer);
 	if (pdc->dest) {
-		mrt_dest_kick(pdc->dest);
+		mrt_dest_kick(pdc->dest, NULL);
 		mrt_dest_put(pdc->dest);
 	}
 	dst_cache_destroy(&pdc->dst);
@@ -845,6 +849,8 @@ void mrt_pdc_close(struct mrt_pdc *pdc, int err, struct sk_buff_head *out)
 	if (pdc->dead)
 		return;
 	pdc->dead = true;
+	if (pdc->ms && pdc->ms->batch_pdc == pdc)
+		pdc->ms->batch_pdc = NULL;
 	if (pdc->state == MRT_PDC_LINGER) {
 		spin_lock_bh(&mn->linger_lock);
 		hlist_del_rcu(&pdc->lnode);
@@ -1347,16 +1353,19 @@ static struct sk_buff *mrt_data_build(struct mrt_pdc *pdc, struct sk_buff *paylo
 
 /* Appends a new packet (tx, payload) to the open batch skb b as one more
  * UDP GSO segment: its DATA header in a fragment of its own, then
- * references to the payload's fragments.  Every segment but the last has
- * the first's size, so a shorter packet closes the batch.  false: it does
- * not fit (fragments, length, a payload of its own data) or there is no
+ * references to the payload's fragments; a short payload (its skb's own
+ * data) is copied into the header's fragment, with its pad.  Every
+ * segment but the last has the first's size, so a shorter packet closes
+ * the batch.  false: it does not fit (fragments, length) or there is no
  * memory for the header; nothing changed.
  */
 static bool mrt_batch_add(struct mrt_pdc *pdc, struct sk_buff *b, unsigned int seg,
 			  struct sk_buff *payload, const struct mrt_snd_tx *tx, u16 ev)
 {
 	struct skb_shared_info *to = skb_shinfo(b), *from = skb_shinfo(payload);
-	unsigned int len = MRT_DATA_HDR_LEN + payload->len, i, n = to->nr_frags;
+	unsigned int lin = skb_headlen(payload), pad = mrt_data_pad(payload->len);
+	unsigned int len = MRT_DATA_HDR_LEN + payload->len + pad, i;
+	unsigned int n = to->nr_frags;
 	struct page *page;
 	struct mrt_pkt p;
 	bool trimmable;
@@ -1365,17 +1374,21 @@ static bool mrt_batch_add(struct mrt_pdc *pdc, struct sk_buff *b, unsigned int s
 	/* the engine batches new packets only, but the marking attributes
 	 * may have changed since the batch began
 	 */
-	if (skb_headlen(payload) || len > seg || b->len + len > MRT_BATCH_MAX ||
+	if ((lin && from->nr_frags) || len > seg || b->len + len > MRT_BATCH_MAX ||
 	    n + 1 + from->nr_frags > MAX_SKB_FRAGS ||
 	    mrt_tx_tos(pdc->mn, tx->retx, &trimmable) != MRT_XMIT_CB(b)->tos)
 		return false;
-	h = netdev_alloc_frag(MRT_DATA_HDR_LEN);
+	/* the header, and a short payload's bytes and pad after it */
+	h = netdev_alloc_frag(MRT_DATA_HDR_LEN + lin + pad);
 	if (!h)
 		return false;
 	mrt_data_hdr(pdc, payload, tx, ev, trimmable, &p);
 	mrt_build(h, &p);
+	memcpy(h + MRT_DATA_HDR_LEN, payload->data, lin);
+	memset(h + MRT_DATA_HDR_LEN + lin, 0, pad);
 	page = virt_to_head_page(h);
-	skb_fill_page_desc(b, n++, page, h - page_address(page), MRT_DATA_HDR_LEN);
+	skb_fill_page_desc(b, n++, page, h - page_address(page),
+			   MRT_DATA_HDR_LEN + lin + pad);
 	for (i = 0; i < from->nr_frags; i++) {
 		to->frags[n] = from->frags[i];
 		__skb_frag_ref(&to->frags[n++]);
@@ -1499,16 +1512,18 @@ static bool mrt_push_xmit(void *x, const struct mrt_snd_tx *tx)
 	if (tx->batch && px->batch &&
 	    mrt_batch_add(pdc, px->batch, px->seg, payload, tx, pdc->ev)) {
 		/* a short one is the batch's last */
-		if (MRT_DATA_HDR_LEN + payload->len < px->seg)
+		if (MRT_DATA_HDR_LEN + payload->len +
+		    mrt_data_pad(payload->len) < px->seg)
 			px->batch = NULL;
 	} else {
 		skb = mrt_data_build(pdc, payload, tx, pdc->ev);
 		if (!skb)
 			return false;
 		__skb_queue_tail(px->out, skb);
-		/* the first of a batch, if its payload is in fragments */
-		px->batch = !tx->retx && tx->batch_pkts > 1 &&
-			    !skb_headlen(payload) ? skb : NULL;
+		/* the first of a batch: its payload in fragments, or short
+		 * and copied (mrt_data_skb())
+		 */
+		px->batch = !tx->retx && tx->batch_pkts > 1 ? skb : NULL;
 		px->seg = skb->len;
 	}
 	if (!tx->retx)
@@ -1529,11 +1544,13 @@ static const struct mrt_snd_xmit_ops mrt_push_ops = {
 	.arm = mrt_push_arm,
 };
 
-void mrt_pdc_push(struct mrt_pdc *pdc, struct sk_buff_head *out)
+/* A push at now (a train's: the clock read as it arrived). */
+static void mrt_pdc_push_at(struct mrt_pdc *pdc, struct sk_buff_head *out,
+			    u64 now)
 {
 	struct mrt_dest *d = pdc->dest;
 	struct mrt_net *mn = pdc->mn;
-	struct mrt_push px = { .pdc = pdc, .out = out, .now = mrt_now() };
+	struct mrt_push px = { .pdc = pdc, .out = out, .now = now };
 	struct mrt_snd_dest sd;
 	struct mrt_snd_cfg cfg;
 	int err;
@@ -1556,6 +1573,23 @@ void mrt_pdc_push(struct mrt_pdc *pdc, struct sk_buff_head *out)
 	mrt_pdc_close(pdc, err, out);
 }
 
+void mrt_pdc_push(struct mrt_pdc *pdc, struct sk_buff_head *out)
+{
+	mrt_pdc_push_at(pdc, out, mrt_now());
+}
+
+/* How long packets may wait for the rest of a sendmmsg(): a backstop for
+ * one that stops early (a fault in a later entry never reaches mrt); the
+ * next message or a full batch pushes them long before.
+ */
+#define MRT_BATCH_WAIT_NS	(1 * NSEC_PER_MSEC)
+
+void mrt_pdc_batch_wait(struct mrt_pdc *pdc)
+{
+	pdc->ms->batch_pdc = pdc;
+	mrt_pdc_arm(pdc, mrt_now() + MRT_BATCH_WAIT_NS);
+}
+
 /* The train's hold of a socket's lock: taken for a packet of ms's and
  * kept for the next while it is ms's too, so that a train of one PDC's
  * packets is taken under one hold; let go before anything else locks.
@@ -1566,6 +1600,7 @@ static void mrt_train_unlock(struct mrt_train *t)
 {
 	struct mrt_sock *ms = t->ms;
 
+	t->ext = NULL;
 	if (ms) {
 		t->ms = NULL;
 		spin_unlock(&ms->lock);
@@ -1630,7 +1665,7 @@ void mrt_train_end(struct mrt_net *mn, struct mrt_train *t)
 		ms = pdc->ms;
 		mrt_train_lock(t, ms);
 		if (pdc->linked && !pdc->dead) {
-			mrt_pdc_push(pdc, &t->out);
+			mrt_pdc_push_at(pdc, &t->out, t->now);
 			/* a closed socket's PDC goes once it has nothing left */
 			if (ms->dead && !pdc->dead && mrt_pdc_idle(pdc))
 				mrt_pdc_close(pdc, 0, &t->out);
@@ -1639,7 +1674,7 @@ void mrt_train_end(struct mrt_net *mn, struct mrt_train *t)
 	mrt_train_unlock(t);
 	mrt_xmit_queue(mn, &t->out);
 	if (pdc && !list_empty_careful(&pdc->dest->waiters))
-		mrt_dest_kick(pdc->dest);
+		mrt_dest_kick(pdc->dest, pdc);
 }
 
 /* A CLOSING or MSG_TOO_BIG NACK says (in its payload) what the receiver
@@ -2065,12 +2100,84 @@ static void mrt_rx_free(struct sk_buff *skb, struct mrt_train *t)
  * grow with the segments per train).  *start is where the payload lies
  * in the skb returned; NULL if there is no memory.
  */
+/* References to the len bytes at off of skb, which lie in its page
+ * fragments, as n's next fragments (n has room for them).
+ */
+static void mrt_rx_frags_add(struct sk_buff *n, const struct sk_buff *skb,
+			     unsigned int off, unsigned int len)
+{
+	const struct skb_shared_info *si = skb_shinfo(skb);
+	unsigned int pos = skb_headlen(skb), end = off + len, i;
+
+	for (i = 0; i < si->nr_frags && pos < end; i++) {
+		const skb_frag_t *f = &si->frags[i];
+		unsigned int fl = skb_frag_size(f), from, to;
+
+		from = max(pos, off);
+		to = min(pos + fl, end);
+		if (from < to) {
+			unsigned int k = skb_shinfo(n)->nr_frags;
+
+			skb_fill_page_desc(n, k, skb_frag_page(f),
+					   skb_frag_off(f) + from - pos, to - from);
+			__skb_frag_ref(&skb_shinfo(n)->frags[k]);
+			n->len += to - from;
+			n->data_len += to - from;
+		}
+		pos += fl;
+	}
+}
+
+/* How many page fragments of skb the len bytes at off take, if all of
+ * them lie in its page fragments; else 0.
+ */
+static unsigned int mrt_rx_frags_of(const struct sk_buff *skb,
+				    unsigned int off, unsigned int len)
+{
+	const struct skb_shared_info *si = skb_shinfo(skb);
+	unsigned int pos = skb_headlen(skb), end = off + len, i, k = 0;
+
+	if (off < pos || !len || skb_has_frag_list(skb))
+		return 0;
+	for (i = 0; i < si->nr_frags && pos < end; i++) {
+		if (pos + skb_frag_size(&si->frags[i]) > off)
+			k++;
+		pos += skb_frag_size(&si->frags[i]);
+	}
+	return pos >= end ? k : 0;
+}
+
+/* Can the len bytes at off of the train's skb, message m's bytes from
+ * msg_off, join the skb kept for the train's last payload?  Only if that
+ * skb is still m's last (the message lives: found under the lock the
+ * train holds), ends where they start, and has room for their
+ * fragments: in-order packets of a message then cost one skb per train,
+ * not one each.
+ */
+static bool mrt_rx_ext(const struct mrt_train *t, const struct mrt_rmsg *m,
+		       u32 msg_off, unsigned int off, unsigned int len)
+{
+	const struct sk_buff *e = t->ext;
+	unsigned int k;
+
+	if (!e || !m || t->ext_m != m || skb_peek_tail(&m->frags) != e ||
+	    skb_cloned(e) || MRT_RX_CB(e)->off + MRT_RX_CB(e)->len != msg_off)
+		return false;
+	k = mrt_rx_frags_of(t->gso, off, len);
+	return k && skb_shinfo(e)->nr_frags + k <= MAX_SKB_FRAGS;
+}
+
+/* The skb a new payload is kept in: a datagram of its own is kept whole
+ * (its bytes at *start); a train's payload gets an skb of its own that
+ * references the train's page fragments holding its bytes (bytes in the
+ * train's head or frag list are copied), as much of the train's truesize
+ * as its share.
+ */
 static struct sk_buff *mrt_rx_keep(struct sk_buff *skb, struct mrt_train *t,
 				   unsigned int off, unsigned int len,
 				   unsigned int *start)
 {
-	struct skb_shared_info *si = skb_shinfo(skb);
-	unsigned int hl = 0, pos, i, end = off + len;
+	unsigned int hl = 0;
 	struct sk_buff *n;
 
 	if (!t->gso) {
@@ -2082,44 +2189,27 @@ static struct sk_buff *mrt_rx_keep(struct sk_buff *skb, struct mrt_train *t,
 		hl = min(len, skb_headlen(skb) - off);
 	if (skb_has_frag_list(skb))
 		hl = len;
+	if (hl < len) {
+		unsigned int k = mrt_rx_frags_of(skb, off + hl, len - hl);
+
+		if (!k || k > MAX_SKB_FRAGS)
+			return NULL;
+	}
 	n = alloc_skb(hl, GFP_ATOMIC);
 	if (!n)
 		return NULL;
 	if (hl == len) {
-		if (skb_copy_bits(skb, off, skb_put(n, len), len))
-			goto fail;
-		goto done;
-	}
-	skb_put_data(n, skb->data + off, hl);
-	pos = skb_headlen(skb);
-	for (i = 0; i < si->nr_frags && pos < end; i++) {
-		const skb_frag_t *f = &si->frags[i];
-		unsigned int fl = skb_frag_size(f), from, to;
-
-		from = max(pos, off + hl);
-		to = min(pos + fl, end);
-		if (from < to) {
-			unsigned int k = skb_shinfo(n)->nr_frags;
-
-			if (k == MAX_SKB_FRAGS)
-				goto fail;
-			skb_fill_page_desc(n, k, skb_frag_page(f),
-					   skb_frag_off(f) + from - pos, to - from);
-			__skb_frag_ref(&skb_shinfo(n)->frags[k]);
-			n->len += to - from;
-			n->data_len += to - from;
-			n->truesize += to - from;
+		if (skb_copy_bits(skb, off, skb_put(n, len), len)) {
+			kfree_skb(n);
+			return NULL;
 		}
-		pos += fl;
+	} else {
+		skb_put_data(n, skb->data + off, hl);
+		mrt_rx_frags_add(n, skb, off + hl, len - hl);
+		n->truesize += len - hl;
 	}
-	if (n->len != len)
-		goto fail;
-done:
 	n->truesize = max(n->truesize, t->share);
 	return n;
-fail:
-	kfree_skb(n);
-	return NULL;
 }
 
 /* Room for a new packet p of ts bytes (its truesize: what it pins,
@@ -2202,7 +2292,7 @@ static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
 	struct mem_cgroup *old;
 	struct sk_buff *keep;
 	struct mrt_rmsg *m;
-	bool now_ack, made = false;
+	bool now_ack, ext, made = false;
 	u64 now = t->now;
 
 	pdc->last_ns = now;
@@ -2282,10 +2372,14 @@ static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
 	 * accepted (and so acknowledged) only once it is kept.
 	 */
 	keep = NULL;
+	ext = false;
 	if (mrt_rx_peek(&pdc->rx, psn) == MRT_RX_NEW) {
-		keep = mrt_rx_keep(skb, t, off + MRT_DATA_HDR_LEN,
-				   d->payload_len, &start);
-		if (!keep) {
+		ext = mrt_rx_ext(t, m, d->msg_offset, off + MRT_DATA_HDR_LEN,
+				 d->payload_len);
+		if (!ext)
+			keep = mrt_rx_keep(skb, t, off + MRT_DATA_HDR_LEN,
+					   d->payload_len, &start);
+		if (!ext && !keep) {
 			mrt_stat(mn, MRT_S_ALLOC_FAIL, 1);
 			goto drop;
 		}
@@ -2316,20 +2410,37 @@ static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
 	now_ack = mrt_rx_ack_at_once(p, ce) ||
 		  ++pdc->since_ack >= mrt_attr(mn, MRT_A_ack_every_pkts);
 
-	skb_orphan(keep);
-	skb_set_owner_r(keep, sk);
-	MRT_RX_CB(keep)->off = d->msg_offset;
-	MRT_RX_CB(keep)->start = start;
-	MRT_RX_CB(keep)->len = d->payload_len;
-	__skb_queue_tail(&m->frags, keep);
+	if (ext) {
+		/* its bytes join the train's last skb of m, charged its
+		 * share as that skb's own were
+		 */
+		keep = t->ext;
+		mrt_rx_frags_add(keep, t->gso, off + MRT_DATA_HDR_LEN,
+				 d->payload_len);
+		keep->truesize += t->share;
+		atomic_add(t->share, &sk->sk_rmem_alloc);
+		MRT_RX_CB(keep)->len += d->payload_len;
+		m->held += t->share;
+	} else {
+		skb_orphan(keep);
+		skb_set_owner_r(keep, sk);
+		MRT_RX_CB(keep)->off = d->msg_offset;
+		MRT_RX_CB(keep)->start = start;
+		MRT_RX_CB(keep)->len = d->payload_len;
+		__skb_queue_tail(&m->frags, keep);
+		m->held += keep->truesize;
+	}
 	m->got += d->payload_len;
-	m->held += keep->truesize;
 	m->last_ns = now;
+	t->ext = t->gso ? keep : NULL;
+	t->ext_m = m;
 	if (m->got > m->len) {
+		t->ext = NULL;
 		mrt_rmsg_unlink(pdc, m);
 		mrt_stat(mn, MRT_S_BAD_REASSEMBLY, 1);
 		mrt_rmsg_free(m);
 	} else if (m->got == m->len && (d->payload_len || !m->len)) {
+		t->ext = NULL;
 		mrt_rmsg_done(pdc, m);
 	}
 	if (now_ack)
@@ -2724,7 +2835,7 @@ static void mrt_rcv_ctrl(struct mrt_net *mn, const struct mrt_pkt *p,
 	/* the EV is there for the destination's other PDCs too */
 	mrt_xmit_queue(mn, out);
 	if (!list_empty_careful(&d->waiters))
-		mrt_dest_kick(d);
+		mrt_dest_kick(d, NULL);
 	return;
 unlock:
 	spin_unlock(&ms->lock);

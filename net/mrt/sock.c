@@ -491,7 +491,7 @@ static int mrt_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	int err;
 
 	if (msg->msg_flags & ~(MSG_DONTWAIT | MSG_NOSIGNAL | MSG_EOR |
-			       MSG_CMSG_COMPAT))
+			       MSG_CMSG_COMPAT | MSG_BATCH))
 		return -EOPNOTSUPP;
 	if (msg->msg_name) {
 		err = mrt_addr_from(sk, msg->msg_name, msg->msg_namelen, &peer, &ep);
@@ -589,7 +589,19 @@ static int mrt_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		}
 		WRITE_ONCE(m->streaming, done + n < npkts);
 		skb_queue_splice_tail_init(&q, &pdc->sendq);
-		mrt_pdc_push(pdc, &out);
+		/* sendmmsg(): a message with more behind it (MSG_BATCH) waits
+		 * for them, so that they leave in batches, until a batch is
+		 * full or the next goes to another PDC
+		 */
+		if (ms->batch_pdc && ms->batch_pdc != pdc)
+			mrt_pdc_push(ms->batch_pdc, &out);
+		ms->batch_pdc = NULL;
+		if ((msg->msg_flags & MSG_BATCH) && done + n == npkts &&
+		    skb_queue_len(&pdc->sendq) <
+		    mrt_attr(mn, MRT_A_tx_batch_max_pkts))
+			mrt_pdc_batch_wait(pdc);
+		else
+			mrt_pdc_push(pdc, &out);
 		ms->info_peer = pdc->peer;
 		ms->info_ep = pdc->peer_ep;
 		ms->info_set = true;

@@ -128,6 +128,7 @@ static void mrt_udp_skb(struct mrt_net *mn, struct sk_buff *skb)
 	__skb_queue_head_init(&t.out);
 	t.push = NULL;
 	t.ms = NULL;
+	t.ext = NULL;
 	t.now = ktime_get_ns();
 	if (!skb_is_gso(skb)) {
 		t.gso = NULL;

@@ -15,6 +15,7 @@
  * (p50, p99, p99.9).  Every message starts with a 16-byte header: a magic,
  * a kind and a sequence number.
  */
+#define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
@@ -101,66 +102,121 @@ static int mksock(int family, int bufsz)
 	return fd;
 }
 
-static noreturn void server(const char *bind_addr, unsigned int ep, int bufsz,
-			    size_t maxlen)
+/* One message the server received: counted, or a ping echoed, or the
+ * client's "done", answered with the counts once all it sent are in.
+ */
+static void serve_one(int fd, const struct mmsghdr *mm, struct stats *stp,
+		      struct sockaddr_storage *done_peer, socklen_t *done_len,
+		      uint64_t *wantp, int *pendingp)
 {
-	struct sockaddr_storage me, peer, done_peer;
+	const struct sockaddr_storage *peer = mm->msg_hdr.msg_name;
+	const char *buf = mm->msg_hdr.msg_iov->iov_base;
+	socklen_t plen = mm->msg_hdr.msg_namelen;
+	size_t n = mm->msg_len;
+	struct stats st = *stp;
+	uint64_t want = *wantp;
+	int pending = *pendingp;
+	struct hdr h = { 0 };
+
+	if ((size_t)n >= sizeof(h))
+		memcpy(&h, buf, sizeof(h));
+	if (h.magic == MAGIC && h.kind == K_PING) {
+		if (sendto(fd, buf, n, 0, (const struct sockaddr *)peer, plen) < 0)
+			perror("mrtperf: sendto (pong)");
+		return;
+	}
+	if (h.magic == MAGIC && h.kind == K_DONE) {
+		/* Delivery is unordered: "done" may overtake data.
+		 * It says how many came before it; answer once
+		 * they are all in.
+		 */
+		*done_peer = *peer;
+		*done_len = plen;
+		want = h.seq;
+		pending = 1;
+	} else {
+		if (!st.msgs)
+			st.first_ns = now_ns();
+		st.last_ns = now_ns();
+		st.msgs++;
+		st.bytes += n;
+	}
+	if (pending && st.msgs >= want) {
+		if (sendto(fd, &st, sizeof(st), 0, (struct sockaddr *)done_peer,
+			   *done_len) < 0)
+			perror("mrtperf: sendto (stats)");
+		memset(&st, 0, sizeof(st));
+		st.h = (struct hdr){ MAGIC, K_STATS, 0 };
+		pending = 0;
+	}
+	*stp = st;
+	*wantp = want;
+	*pendingp = pending;
+}
+
+/* Up to batch messages at once: recvmmsg() (batch 1: recvfrom()). */
+static int recv_batch(int fd, struct mmsghdr *mv, unsigned int batch)
+{
+	unsigned int i;
+	ssize_t n;
+
+	for (i = 0; i < batch; i++) {
+		mv[i].msg_hdr.msg_namelen = sizeof(struct sockaddr_storage);
+		mv[i].msg_hdr.msg_flags = 0;
+	}
+	if (batch > 1)
+		return recvmmsg(fd, mv, batch, MSG_WAITFORONE, NULL);
+	n = recvmsg(fd, &mv[0].msg_hdr, 0);
+	if (n < 0)
+		return -1;
+	mv[0].msg_len = (unsigned int)n;
+	return 1;
+}
+
+static noreturn void server(const char *bind_addr, unsigned int ep, int bufsz,
+			    size_t maxlen, unsigned int batch)
+{
+	struct sockaddr_storage me, *peers, done_peer;
 	struct stats st = { .h = { MAGIC, K_STATS, 0 } };
-	socklen_t len, plen, done_len = 0;
+	socklen_t len, done_len = 0;
+	struct mmsghdr *mv;
+	struct iovec *iov;
 	uint64_t want = 0;
 	int pending = 0;
-	char *buf = malloc(maxlen);
+	unsigned int i;
 	int fd;
 
-	if (!buf)
-		die("malloc");
+	mv = calloc(batch, sizeof(*mv));
+	iov = calloc(batch, sizeof(*iov));
+	peers = calloc(batch, sizeof(*peers));
+	if (!mv || !iov || !peers)
+		die("calloc");
+	for (i = 0; i < batch; i++) {
+		/* untouched, the pages cost nothing */
+		iov[i].iov_base = malloc(maxlen);
+		iov[i].iov_len = maxlen;
+		if (!iov[i].iov_base)
+			die("malloc");
+		mv[i].msg_hdr.msg_iov = &iov[i];
+		mv[i].msg_hdr.msg_iovlen = 1;
+		mv[i].msg_hdr.msg_name = &peers[i];
+	}
 	fd = mksock(parse_addr(bind_addr, ep, &me, &len), bufsz);
 	if (bind(fd, (struct sockaddr *)&me, len))
 		die("bind");
 	printf("mrtperf: listening on %s endpoint %u\n", bind_addr, ep);
 	fflush(stdout);
 	for (;;) {
-		ssize_t n;
-		struct hdr h = { 0 };
+		int got = recv_batch(fd, mv, batch);
 
-		plen = sizeof(peer);
-		n = recvfrom(fd, buf, maxlen, 0, (struct sockaddr *)&peer, &plen);
-		if (n < 0) {
+		if (got < 0) {
 			if (errno == EINTR)
 				continue;
-			die("recvfrom");
+			die("recvmmsg");
 		}
-		if ((size_t)n >= sizeof(h))
-			memcpy(&h, buf, sizeof(h));
-		if (h.magic == MAGIC && h.kind == K_PING) {
-			if (sendto(fd, buf, n, 0, (struct sockaddr *)&peer, plen) < 0)
-				perror("mrtperf: sendto (pong)");
-			continue;
-		}
-		if (h.magic == MAGIC && h.kind == K_DONE) {
-			/* Delivery is unordered: "done" may overtake data.
-			 * It says how many came before it; answer once
-			 * they are all in.
-			 */
-			done_peer = peer;
-			done_len = plen;
-			want = h.seq;
-			pending = 1;
-		} else {
-			if (!st.msgs)
-				st.first_ns = now_ns();
-			st.last_ns = now_ns();
-			st.msgs++;
-			st.bytes += n;
-		}
-		if (pending && st.msgs >= want) {
-			if (sendto(fd, &st, sizeof(st), 0, (struct sockaddr *)&done_peer,
-				   done_len) < 0)
-				perror("mrtperf: sendto (stats)");
-			memset(&st, 0, sizeof(st));
-			st.h = (struct hdr){ MAGIC, K_STATS, 0 };
-			pending = 0;
-		}
+		for (i = 0; i < (unsigned int)got; i++)
+			serve_one(fd, &mv[i], &st, &done_peer, &done_len, &want,
+				  &pending);
 	}
 }
 
@@ -178,8 +234,35 @@ static uint64_t pct(const uint64_t *v, size_t n, double p)
 	return n ? v[i < n ? i : n - 1] : 0;
 }
 
+/* Messages sent..sent+k-1 of size bytes from buf, each with its header:
+ * one sendmmsg() (k 1: send()).  Returns how many went.
+ */
+static int send_batch(int fd, char *buf, size_t size, long sent, unsigned int k,
+		      struct mmsghdr *mv, struct iovec *iov)
+{
+	unsigned int i;
+	int n;
+
+	for (i = 0; i < k; i++) {
+		struct hdr h = { MAGIC, K_DATA, (uint64_t)(sent + i) };
+		char *b = buf + (size_t)i * size;
+
+		if (size >= sizeof(h))
+			memcpy(b, &h, sizeof(h));
+		iov[i].iov_base = b;
+		iov[i].iov_len = size;
+		memset(&mv[i], 0, sizeof(mv[i]));
+		mv[i].msg_hdr.msg_iov = &iov[i];
+		mv[i].msg_hdr.msg_iovlen = 1;
+	}
+	if (k > 1)
+		return sendmmsg(fd, mv, k, 0);
+	n = (int)send(fd, buf, size, 0);
+	return n < 0 ? -1 : 1;
+}
+
 static int client(const char *addr, unsigned int ep, long msgs, size_t size,
-		  double secs, int pingpong, int bufsz, int json)
+		  double secs, int pingpong, int bufsz, int json, unsigned int batch)
 {
 	struct sockaddr_storage peer;
 	size_t blen = size < sizeof(struct stats) ? sizeof(struct stats) : size;
@@ -187,6 +270,9 @@ static int client(const char *addr, unsigned int ep, long msgs, size_t size,
 	struct stats st = { 0 };
 	char *buf = calloc(1, blen + 1);
 	struct timeval tv = { 0 };
+	struct mmsghdr *mv = calloc(batch, sizeof(*mv));
+	struct iovec *iov = calloc(batch, sizeof(*iov));
+	char *bbuf = NULL;
 	long sent = 0;
 	socklen_t len;
 	int fd;
@@ -207,9 +293,28 @@ static int client(const char *addr, unsigned int ep, long msgs, size_t size,
 		if (!lat)
 			die("calloc");
 	}
+	if (!mv || !iov)
+		die("calloc");
+	if (batch > 1 && !pingpong) {
+		bbuf = calloc(batch, size ? size : 1);
+		if (!bbuf)
+			die("calloc");
+	}
 	t0 = now_ns();
 	end = t0 + (uint64_t)(secs * 1e9);
-	while (sent < msgs && now_ns() < end) {
+	while (bbuf && sent < msgs && now_ns() < end) {
+		unsigned int k = msgs - sent < (long)batch ?
+				 (unsigned int)(msgs - sent) : batch;
+		int n = send_batch(fd, bbuf, size, sent, k, mv, iov);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			die("sendmmsg");
+		}
+		sent += n;
+	}
+	while (!bbuf && sent < msgs && now_ns() < end) {
 		struct hdr h = { MAGIC, pingpong ? K_PING : K_DATA, (uint64_t)sent };
 		uint64_t t = now_ns();
 
@@ -282,9 +387,9 @@ static int client(const char *addr, unsigned int ep, long msgs, size_t size,
 
 static noreturn void help(int code)
 {
-	fputs("usage: mrtperf -s [-B ADDR] [-p EP] [-w BYTES]\n"
+	fputs("usage: mrtperf -s [-B ADDR] [-p EP] [-w BYTES] [-b N]\n"
 	      "       mrtperf -c ADDR [-p EP] [-n MSGS] [-l SIZE] [-t SECS] [--pingpong]\n"
-	      "               [-w BYTES] [-j]\n"
+	      "               [-w BYTES] [-b N] [-j]\n"
 	      "  -s          server: count messages, echo pings\n"
 	      "  -B ADDR     server: address to bind (default 0.0.0.0; :: for IPv6)\n"
 	      "  -c ADDR     client: the server's address\n"
@@ -294,6 +399,9 @@ static noreturn void help(int code)
 	      "  -t SECS     at most this long (default 10)\n"
 	      "  --pingpong  one message at a time; latency percentiles\n"
 	      "  -w BYTES    SO_SNDBUF and SO_RCVBUF (default: the system's)\n"
+	      "  -b N        up to N messages a system call: the client's stream\n"
+	      "              sends with sendmmsg(), the server receives with\n"
+	      "              recvmmsg() (default 1: send() and recvfrom())\n"
 	      "  -j          JSON output\n", code ? stderr : stdout);
 	exit(code);
 }
@@ -303,17 +411,18 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "pingpong", no_argument, NULL, 'P' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "batch", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	const char *addr = NULL, *bind_addr = NULL;
 	int c, srv = 0, pingpong = 0, json = 0, bufsz = 0;
 	unsigned int ep = 5201;
-	long msgs = 1000;
+	long msgs = 1000, batch = 1;
 	size_t size = 1048576;
 	double secs = 10;
 
-	while ((c = getopt_long(argc, argv, "sB:c:p:n:l:t:w:jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "sB:c:p:n:l:t:w:b:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			srv = 1;
@@ -339,6 +448,9 @@ int main(int argc, char **argv)
 		case 'w':
 			bufsz = strtol(optarg, NULL, 0);
 			break;
+		case 'b':
+			batch = strtol(optarg, NULL, 0);
+			break;
 		case 'P':
 			pingpong = 1;
 			break;
@@ -351,10 +463,12 @@ int main(int argc, char **argv)
 			help(2);
 		}
 	}
-	if (srv == !!addr || !ep || ep > 65535 || msgs <= 0 || secs <= 0)
+	if (srv == !!addr || !ep || ep > 65535 || msgs <= 0 || secs <= 0 ||
+	    batch < 1 || batch > 1024)
 		help(2);
 	if (srv)
 		server(bind_addr ? bind_addr : "0.0.0.0", ep, bufsz,
-		       size > (1U << 24) ? size : (1U << 24));
-	return client(addr, ep, msgs, size, secs, pingpong, bufsz, json);
+		       size > (1U << 24) ? size : (1U << 24), (unsigned int)batch);
+	return client(addr, ep, msgs, size, secs, pingpong, bufsz, json,
+		      (unsigned int)batch);
 }
