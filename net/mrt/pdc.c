@@ -849,8 +849,8 @@ void mrt_pdc_close(struct mrt_pdc *pdc, int err, struct sk_buff_head *out)
 	if (pdc->dead)
 		return;
 	pdc->dead = true;
-	if (pdc->ms && pdc->ms->batch_pdc == pdc)
-		pdc->ms->batch_pdc = NULL;
+	if (pdc->linked && pdc->ms->batch_pdc == pdc)
+		WRITE_ONCE(pdc->ms->batch_pdc, NULL);
 	if (pdc->state == MRT_PDC_LINGER) {
 		spin_lock_bh(&mn->linger_lock);
 		hlist_del_rcu(&pdc->lnode);
@@ -1374,7 +1374,9 @@ static bool mrt_batch_add(struct mrt_pdc *pdc, struct sk_buff *b, unsigned int s
 	/* the engine batches new packets only, but the marking attributes
 	 * may have changed since the batch began
 	 */
-	if ((lin && from->nr_frags) || len > seg || b->len + len > MRT_BATCH_MAX ||
+	if ((lin || pad) && from->nr_frags)
+		return false;
+	if (len > seg || b->len + len > MRT_BATCH_MAX ||
 	    n + 1 + from->nr_frags > MAX_SKB_FRAGS ||
 	    mrt_tx_tos(pdc->mn, tx->retx, &trimmable) != MRT_XMIT_CB(b)->tos)
 		return false;
@@ -1558,7 +1560,7 @@ static void mrt_pdc_push_at(struct mrt_pdc *pdc, struct sk_buff_head *out,
 	if (pdc->dead || pdc->role != MRT_PDC_TX)
 		return;
 	if (d->evs.usable < d->evs.p.count)
-		mrt_pdc_probe(pdc, px.now, out);
+		mrt_pdc_probe(pdc, mrt_now(), out);	/* timed: not a train's */
 	mrt_snd_cfg_of(mn, &cfg);
 	sd = mrt_snd_dest_of(pdc);
 	if (mrt_snd_push(&pdc->snd, &sd, px.now, pdc->state == MRT_PDC_SYN, &cfg,
@@ -1586,7 +1588,7 @@ void mrt_pdc_push(struct mrt_pdc *pdc, struct sk_buff_head *out)
 
 void mrt_pdc_batch_wait(struct mrt_pdc *pdc)
 {
-	pdc->ms->batch_pdc = pdc;
+	WRITE_ONCE(pdc->ms->batch_pdc, pdc);
 	mrt_pdc_arm(pdc, mrt_now() + MRT_BATCH_WAIT_NS);
 }
 
@@ -2090,16 +2092,6 @@ static void mrt_rx_free(struct sk_buff *skb, struct mrt_train *t)
 		kfree_skb(skb);
 }
 
-/* The skb that keeps the len payload bytes at off of a packet's skb:
- * a datagram's own; for a train's segment, a new skb of those bytes
- * alone, referencing the train's page fragments (bytes in the train's
- * head, or a train with a frag_list, are copied), so that a payload
- * pins the pages of its bytes and no more, and holds at least its share
- * of the train's memory (a clone, cheaper, would pin the whole train
- * while charged a share: what a peer could make a receiver hold would
- * grow with the segments per train).  *start is where the payload lies
- * in the skb returned; NULL if there is no memory.
- */
 /* References to the len bytes at off of skb, which lie in its page
  * fragments, as n's next fragments (n has room for them).
  */
@@ -2167,11 +2159,16 @@ static bool mrt_rx_ext(const struct mrt_train *t, const struct mrt_rmsg *m,
 	return k && skb_shinfo(e)->nr_frags + k <= MAX_SKB_FRAGS;
 }
 
-/* The skb a new payload is kept in: a datagram of its own is kept whole
- * (its bytes at *start); a train's payload gets an skb of its own that
- * references the train's page fragments holding its bytes (bytes in the
- * train's head or frag list are copied), as much of the train's truesize
- * as its share.
+/* The skb that keeps the len payload bytes at off of a packet's skb:
+ * a datagram's own; for a train's segment, a new skb of those bytes
+ * alone, referencing the train's page fragments (bytes in the train's
+ * head, or a train with a frag_list, are copied), so that a payload
+ * pins the pages of its bytes and no more, and holds at least its share
+ * of the train's memory (a clone, cheaper, would pin the whole train
+ * while charged a share: what a peer could make a receiver hold would
+ * grow with the segments per train).  *start is where the payload lies
+ * in the skb returned; NULL if there is no memory
+ * (or the bytes are not all there).
  */
 static struct sk_buff *mrt_rx_keep(struct sk_buff *skb, struct mrt_train *t,
 				   unsigned int off, unsigned int len,
@@ -2290,7 +2287,7 @@ static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
 			  skb->truesize, start;
 	enum mrt_rx_verdict v;
 	struct mem_cgroup *old;
-	struct sk_buff *keep;
+	struct sk_buff *keep, *ext_skb = NULL;
 	struct mrt_rmsg *m;
 	bool now_ack, ext, made = false;
 	u64 now = t->now;
@@ -2376,6 +2373,9 @@ static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
 	if (mrt_rx_peek(&pdc->rx, psn) == MRT_RX_NEW) {
 		ext = mrt_rx_ext(t, m, d->msg_offset, off + MRT_DATA_HDR_LEN,
 				 d->payload_len);
+		/* set again only once this payload is kept */
+		ext_skb = t->ext;
+		t->ext = NULL;
 		if (!ext)
 			keep = mrt_rx_keep(skb, t, off + MRT_DATA_HDR_LEN,
 					   d->payload_len, &start);
@@ -2412,15 +2412,17 @@ static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
 
 	if (ext) {
 		/* its bytes join the train's last skb of m, charged its
-		 * share as that skb's own were
+		 * share as that skb's own were (at least its bytes)
 		 */
-		keep = t->ext;
+		unsigned int charge = max(t->share, d->payload_len);
+
+		keep = ext_skb;
 		mrt_rx_frags_add(keep, t->gso, off + MRT_DATA_HDR_LEN,
 				 d->payload_len);
-		keep->truesize += t->share;
-		atomic_add(t->share, &sk->sk_rmem_alloc);
+		keep->truesize += charge;
+		atomic_add(charge, &sk->sk_rmem_alloc);
 		MRT_RX_CB(keep)->len += d->payload_len;
-		m->held += t->share;
+		m->held += charge;
 	} else {
 		skb_orphan(keep);
 		skb_set_owner_r(keep, sk);
@@ -2457,6 +2459,7 @@ drop:
 	mrt_rx_free(skb, t);
 	return;
 too_big:
+	t->ext = NULL;
 	mrt_rcv_too_big(pdc, p, out);
 	mrt_rx_free(skb, t);
 }

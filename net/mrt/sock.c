@@ -419,10 +419,34 @@ static u64 mrt_snd_cost(u64 bytes, unsigned int pkts)
  * which mrt_tmsg_free() wakes it for); a signal then is EINTR, never a
  * restart, since part of the message has gone.
  */
+/* sendmmsg(): the packets a PDC holds for the call's next entries go now:
+ * an entry that fails ends the call, and one that waits for room may be
+ * waiting for theirs to leave and be acknowledged.
+ */
+static void mrt_batch_flush(struct mrt_sock *ms)
+{
+	struct sk_buff_head out;
+
+	if (!READ_ONCE(ms->batch_pdc))
+		return;
+	__skb_queue_head_init(&out);
+	rcu_read_lock();
+	spin_lock_bh(&ms->lock);
+	if (ms->batch_pdc)
+		mrt_pdc_push(ms->batch_pdc, &out);
+	WRITE_ONCE(ms->batch_pdc, NULL);
+	spin_unlock_bh(&ms->lock);
+	local_bh_disable();
+	mrt_xmit_queue(ms->mn, &out);
+	local_bh_enable();
+	rcu_read_unlock();
+}
+
 static int mrt_snd_wait(struct sock *sk, u64 want, long *timeo,
 			const struct mrt_tmsg *m)
 {
 	while (!mrt_snd_room(sk, want) && !(m && READ_ONCE(m->unlinked))) {
+		mrt_batch_flush(mrt_sk(sk));
 		if (!*timeo)
 			return -EAGAIN;
 		if (signal_pending(current))
@@ -472,7 +496,7 @@ static struct mrt_pdc *mrt_snd_pdc(struct mrt_sock *ms, const struct mrt_addr *p
  * being streamed is m->streaming: a failure of its PDC meanwhile leaves
  * it to this call (m->unlinked), which returns the error.
  */
-static int mrt_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
+static int mrt_sendmsg_one(struct socket *sock, struct msghdr *msg, size_t len)
 {
 	struct sock *sk = sock->sk;
 	struct mrt_sock *ms = mrt_sk(sk);
@@ -595,7 +619,7 @@ static int mrt_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		 */
 		if (ms->batch_pdc && ms->batch_pdc != pdc)
 			mrt_pdc_push(ms->batch_pdc, &out);
-		ms->batch_pdc = NULL;
+		WRITE_ONCE(ms->batch_pdc, NULL);
 		if ((msg->msg_flags & MSG_BATCH) && done + n == npkts &&
 		    skb_queue_len(&pdc->sendq) <
 		    mrt_attr(mn, MRT_A_tx_batch_max_pkts))
@@ -639,6 +663,15 @@ fail:
 fail_free:
 	__skb_queue_purge(&q);
 	kfree(m);
+	return err;
+}
+
+static int mrt_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
+{
+	int err = mrt_sendmsg_one(sock, msg, len);
+
+	if (err < 0)
+		mrt_batch_flush(mrt_sk(sock->sk));
 	return err;
 }
 
