@@ -66,7 +66,7 @@ fuzz_family() {
 	rm -f "$hold"
 	wait
 	rep=$MRT_J/$tag.fuzz
-	log "# IPv$fam fuzz: $(jq -c '{packets, seconds, pps, captured, send_errors, kinds}' "$rep")"
+	log "# IPv$fam fuzz: $(jq -c '{packets, seconds, pps, captured, trains, send_errors, kinds}' "$rep")"
 	log "# IPv$fam to B: $(jq -c .receiver "$rep")"
 	log "# IPv$fam to A: $(jq -c .sender "$rep")"
 	log "# IPv$fam server: $(cat "$MRT_J/$tag.srv")"

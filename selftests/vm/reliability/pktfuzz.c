@@ -8,7 +8,8 @@
  *
  * A transfer runs from the sender (netns --sender, address --src) to the
  * receiver (netns --receiver, address --dst).  pktfuzz captures its
- * packets in both directions (AF_PACKET on the sender's --dev) and sends
+ * packets in both directions (AF_PACKET on the sender's --dev; a GSO
+ * train, which crosses a veth whole, as its packets) and sends
  * N packets, each one of:
  *
  *   random     random bytes, often behind a plausible first byte
@@ -87,7 +88,7 @@ struct tally {
 
 static struct pool to_rx, to_tx;	/* sender->receiver, receiver->sender */
 static struct tally at_rx, at_tx;
-static unsigned long kinds[K_COUNT], send_errors, captured;
+static unsigned long kinds[K_COUNT], send_errors, captured, trains;
 static unsigned long long rng_state;
 
 static void die(const char *what)
@@ -211,6 +212,7 @@ static const unsigned char *udp_payload(const unsigned char *b, size_t len, int 
 	len -= ihl;
 	if ((b[2] << 8 | b[3]) != port)
 		return NULL;
+	/* (a GSO train's UDP length is the whole train's) */
 	ulen = (size_t)(b[4] << 8 | b[5]);
 	if (ulen < 8 || ulen > len || ulen - 8 > PKT_MAX)
 		return NULL;
@@ -227,14 +229,46 @@ static void pool_add(struct pool *p, const unsigned char *b, size_t len)
 		p->n++;
 }
 
-/* Whatever the capture socket holds, into the pools. */
+/* The length of the first packet of a captured UDP payload, which may be
+ * a GSO train's (mrt's batches and batched ACKs cross a veth whole, and
+ * Linux 6.1's AF_PACKET gives no segment size for UDP GSO): every
+ * segment of a train is a whole packet, so a payload that does not parse
+ * whole but whose first packet does, at the length its header gives, is
+ * cut there.  Anything else is taken whole.
+ */
+static size_t first_len(const unsigned char *b, size_t len)
+{
+	struct mrt_pkt p;
+	size_t l;
+
+	if (len < MRT_HDR_LEN || !mrt_parse(b, len, &p))
+		return len;
+	switch (b[0] & 15) {
+	case MRT_TYPE_ACK:
+		l = MRT_ACK_HDR_LEN;
+		break;
+	case MRT_TYPE_DATA:
+		/* the header alone parses as trimmed, with its length */
+		if (len < MRT_DATA_HDR_LEN || mrt_parse(b, MRT_DATA_HDR_LEN, &p))
+			return len;
+		l = MRT_DATA_HDR_LEN + p.data.payload_len + mrt_data_pad(p.data.payload_len);
+		break;
+	default:
+		return len;
+	}
+	return l < len && !mrt_parse(b, l, &p) ? l : len;
+}
+
+/* Whatever the capture socket holds, into the pools (a train's packets
+ * each on its own).
+ */
 static void cap_drain(int fd, int port)
 {
 	static unsigned char buf[65536];
 	struct sockaddr_ll ll;
 	socklen_t sl;
 	const unsigned char *pl;
-	size_t plen;
+	size_t plen, seg, off;
 	ssize_t n;
 
 	for (;;) {
@@ -247,8 +281,13 @@ static void cap_drain(int fd, int port)
 		pl = udp_payload(buf, (size_t)n, port, &plen);
 		if (!pl)
 			continue;
-		captured++;
-		pool_add(ll.sll_pkttype == PACKET_OUTGOING ? &to_rx : &to_tx, pl, plen);
+		seg = first_len(pl, plen);
+		trains += seg < plen;
+		for (off = 0; off < plen; off += seg) {
+			captured++;
+			pool_add(ll.sll_pkttype == PACKET_OUTGOING ? &to_rx : &to_tx,
+				 pl + off, plen - off < seg ? plen - off : seg);
+		}
 	}
 }
 
@@ -557,7 +596,8 @@ int main(int argc, char **argv)
 
 	printf("{\"packets\": %lu, \"seconds\": %.3f, \"pps\": %.0f, \"seed\": %lu, ",
 	       count, t1 - t0, (double)count / (t1 - t0 > 0 ? t1 - t0 : 1), seed);
-	printf("\"captured\": %lu, \"send_errors\": %lu, \"kinds\": {", captured, send_errors);
+	printf("\"captured\": %lu, \"trains\": %lu, \"send_errors\": %lu, \"kinds\": {",
+	       captured, trains, send_errors);
 	for (j = 0; j < K_COUNT; j++)
 		printf("%s\"%s\": %lu", j ? ", " : "", kind_names[j], kinds[j]);
 	printf("}, ");
