@@ -137,12 +137,13 @@ def mrt_markdown(raw, base):
           "rto_min_us=20000); mrt's rate of 64-byte messages, a `send()` each and "
           f"with `sendmmsg()`/`recvmmsg()` of {mrt.get('mmsg', 64)} (`mrtperf -b`), and "
           "its ping-pong latency "
-          f"for 4 KiB messages.  Below {mrt['profile_below']:g} of cubic's goodput, a "
+          "for 4 KiB messages, beside TCP's request-response of 4 KiB (`mrtperf --tcp`, "
+          f"TCP_NODELAY, cubic).  Below {mrt['profile_below']:g} of cubic's goodput, a "
           "CPU profile of the VM follows.\n",
           "| MTU | cubic (Mbit/s) | nscc auto (Mbit/s) | mrt 1 MiB (Mbit/s) | mrt / cubic "
           "| mrt 64 B (msgs/s) | mrt 64 B sendmmsg (msgs/s) "
-          "| ping-pong 4 KiB p50 / p99 (us) |",
-          "|---|---|---|---|---|---|---|---|"]
+          "| ping-pong 4 KiB p50 / p99 (us) | TCP request-response 4 KiB p50 / p99 (us) |",
+          "|---|---|---|---|---|---|---|---|---|"]
     for o in mrt["ordinary"]:
         m = o["mtu"]
         g = s.get(("mrt_goodput", "mrt", m), {})
@@ -151,13 +152,15 @@ def mrt_markdown(raw, base):
         r = s.get(("mrt_rate64", "mrt", m), {})
         rm = s.get(("mrt_rate64_mmsg", "mrt", m), {})
         p = s.get(("mrt_pingpong", "mrt", m), {})
+        tp = s.get(("tcp_pingpong", "tcp", m), {})
         ratio = o.get("ratio_to_cubic")
         ln.append(f"| {m} | {fmt(c.get('goodput_mbit'))} | {fmt(n.get('goodput_mbit'))} "
                   f"| {fmt(g.get('goodput_mbit'))} "
                   f"| {'n/a' if ratio is None else f'{ratio:.2f}'} "
                   f"| {fmt(r.get('msgs_per_sec'))} "
                   f"| {fmt(rm.get('msgs_per_sec'))} "
-                  f"| {fmt(p.get('p50_us'))} / {fmt(p.get('p99_us'))} |")
+                  f"| {fmt(p.get('p50_us'))} / {fmt(p.get('p99_us'))} "
+                  f"| {fmt(tp.get('p50_us'))} / {fmt(tp.get('p99_us'))} |")
     cpu = [r for r in mrt["runs"] if r["case"] == "cpu_per_gb"]
     if cpu:
         ln.append("\nBatches and the CPU a gigabyte costs (issue 36): one stream each, "

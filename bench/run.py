@@ -475,9 +475,10 @@ def mrtperf(ns, *args):
 
 
 class MrtperfServer:
-    def __init__(self, ns, addr, ep, bufsz, batch=1):
+    def __init__(self, ns, addr, ep, bufsz, batch=1, tcp=False):
         self.p = subprocess.Popen(["ip", "netns", "exec", ns, MRTPERF, "-s", "-B", addr,
-                                   "-p", str(ep), "-w", str(bufsz), "-b", str(batch)],
+                                   "-p", str(ep), "-w", str(bufsz), "-b", str(batch)] +
+                                  (["--tcp"] if tcp else []),
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         if not self.p.stdout.readline().startswith("mrtperf: listening"):
             raise RuntimeError(f"mrtperf server did not start: {self.p.stderr.read()}")
@@ -651,6 +652,8 @@ def run_mrt_ordinary(topo, mtu, secs, reps, doc, load):
         srv = MrtperfServer(topo.p, peer, 7100, 64 << 20)
         # sendmmsg() and recvmmsg(), MRT_MMSG messages a call
         srv_mm = MrtperfServer(topo.p, peer, 7101, 64 << 20, MRT_MMSG)
+        # TCP's request-response, the ping-pong's yardstick (mrtperf --tcp)
+        srv_tcp = MrtperfServer(topo.p, peer, 7102, 0, tcp=True)
         try:
             # Each kind's repetitions together, the streams first: a
             # destination outlives a run by pdc_idle_ms, and one whose
@@ -706,9 +709,21 @@ def run_mrt_ordinary(topo, mtu, secs, reps, doc, load):
                              "p999_us": r["p999_us"], "host_busy": r["host_busy"]})
                 log(f"mrt bench: mrt ping-pong 4 KiB mtu {mtu}: p50 {r['p50_us']:.0f} us, "
                     f"p99 {r['p99_us']:.0f} us")
+            set_ordinary(topo, "cubic", {})
+            for rep in range(reps):
+                def tcp_pingpong():
+                    return mrtperf(topo.o, "-c", peer, "-p", "7102", "--tcp", "--pingpong",
+                                   "-n", "1000", "-l", "4096")
+                r = measure(doc, load, f"tcp ping-pong mtu {mtu}", tcp_pingpong)
+                runs.append({"case": "tcp_pingpong", "algo": "tcp", "mtu": mtu, "rep": rep,
+                             "p50_us": r["p50_us"], "p99_us": r["p99_us"],
+                             "p999_us": r["p999_us"], "host_busy": r["host_busy"]})
+                log(f"mrt bench: tcp ping-pong 4 KiB mtu {mtu}: p50 {r['p50_us']:.0f} us, "
+                    f"p99 {r['p99_us']:.0f} us")
         finally:
             srv.stop()
             srv_mm.stop()
+            srv_tcp.stop()
     finally:
         for ns, dev in ((topo.o, "o0"), (topo.p, "p0")):
             sh("ip", "-n", ns, "link", "set", dev, "mtu", str(MTU))

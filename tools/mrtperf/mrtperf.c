@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -220,6 +221,56 @@ static noreturn void server(const char *bind_addr, unsigned int ep, int bufsz,
 	}
 }
 
+/* --tcp: the same request-response over TCP (TCP_NODELAY), the yardstick
+ * for mrt's ping-pong: the server echoes every byte it reads, one
+ * connection at a time.
+ */
+static noreturn void tcp_server(const char *bind_addr, unsigned int ep)
+{
+	struct sockaddr_storage me;
+	static char buf[1 << 16];
+	int fd, c, one = 1;
+	socklen_t len;
+	ssize_t n;
+
+	fd = socket(parse_addr(bind_addr, ep, &me, &len), SOCK_STREAM, 0);
+	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)))
+		die("socket(SOCK_STREAM)");
+	if (bind(fd, (struct sockaddr *)&me, len) || listen(fd, 4))
+		die("bind/listen");
+	printf("mrtperf: listening on %s TCP port %u\n", bind_addr, ep);
+	fflush(stdout);
+	for (;;) {
+		c = accept(fd, NULL, NULL);
+		if (c < 0) {
+			if (errno == EINTR)
+				continue;
+			die("accept");
+		}
+		setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		while ((n = read(c, buf, sizeof(buf))) > 0)
+			if (write(c, buf, (size_t)n) != n)
+				break;
+		close(c);
+	}
+}
+
+/* One TCP request of size bytes and its whole echo. */
+static void tcp_rr(int fd, char *buf, size_t size)
+{
+	size_t got = 0;
+	ssize_t n;
+
+	if (write(fd, buf, size) != (ssize_t)size)
+		die("write (ping)");
+	while (got < size) {
+		n = read(fd, buf + got, size - got);
+		if (n <= 0)
+			die("read (pong)");
+		got += (size_t)n;
+	}
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -262,7 +313,8 @@ static int send_batch(int fd, char *buf, size_t size, long sent, unsigned int k,
 }
 
 static int client(const char *addr, unsigned int ep, long msgs, size_t size,
-		  double secs, int pingpong, int bufsz, int json, unsigned int batch)
+		  double secs, int pingpong, int bufsz, int json, unsigned int batch,
+		  int tcp)
 {
 	struct sockaddr_storage peer;
 	size_t blen = size < sizeof(struct stats) ? sizeof(struct stats) : size;
@@ -279,7 +331,16 @@ static int client(const char *addr, unsigned int ep, long msgs, size_t size,
 
 	if (!buf)
 		die("calloc");
-	fd = mksock(parse_addr(addr, ep, &peer, &len), bufsz);
+	if (tcp) {
+		int one = 1;
+
+		fd = socket(parse_addr(addr, ep, &peer, &len), SOCK_STREAM, 0);
+		if (fd < 0)
+			die("socket(SOCK_STREAM)");
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	} else {
+		fd = mksock(parse_addr(addr, ep, &peer, &len), bufsz);
+	}
 	if (connect(fd, (struct sockaddr *)&peer, len))
 		die("connect");
 	/* an answer lost for good (no server) ends the run, not hangs it */
@@ -320,6 +381,11 @@ static int client(const char *addr, unsigned int ep, long msgs, size_t size,
 
 		if (size >= sizeof(h))
 			memcpy(buf, &h, sizeof(h));
+		if (tcp) {
+			tcp_rr(fd, buf, size);
+			lat[sent++] = now_ns() - t;
+			continue;
+		}
 		if (send(fd, buf, size, 0) < 0) {
 			if (errno == EINTR)
 				continue;
@@ -387,9 +453,9 @@ static int client(const char *addr, unsigned int ep, long msgs, size_t size,
 
 static noreturn void help(int code)
 {
-	fputs("usage: mrtperf -s [-B ADDR] [-p EP] [-w BYTES] [-b N]\n"
+	fputs("usage: mrtperf -s [-B ADDR] [-p EP] [-w BYTES] [-b N] [--tcp]\n"
 	      "       mrtperf -c ADDR [-p EP] [-n MSGS] [-l SIZE] [-t SECS] [--pingpong]\n"
-	      "               [-w BYTES] [-b N] [-j]\n"
+	      "               [-w BYTES] [-b N] [--tcp] [-j]\n"
 	      "  -s          server: count messages, echo pings\n"
 	      "  -B ADDR     server: address to bind (default 0.0.0.0; :: for IPv6)\n"
 	      "  -c ADDR     client: the server's address\n"
@@ -402,6 +468,8 @@ static noreturn void help(int code)
 	      "  -b N        up to N messages a system call: the client's stream\n"
 	      "              sends with sendmmsg(), the server receives with\n"
 	      "              recvmmsg() (default 1: send() and recvfrom())\n"
+	      "  --tcp       the same over TCP (TCP_NODELAY): a server that\n"
+	      "              echoes, a client that pings (--pingpong only)\n"
 	      "  -j          JSON output\n", code ? stderr : stdout);
 	exit(code);
 }
@@ -412,11 +480,12 @@ int main(int argc, char **argv)
 		{ "pingpong", no_argument, NULL, 'P' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "batch", required_argument, NULL, 'b' },
+		{ "tcp", no_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	const char *addr = NULL, *bind_addr = NULL;
-	int c, srv = 0, pingpong = 0, json = 0, bufsz = 0;
+	int c, srv = 0, pingpong = 0, json = 0, bufsz = 0, tcp = 0;
 	unsigned int ep = 5201;
 	long msgs = 1000, batch = 1;
 	size_t size = 1048576;
@@ -451,6 +520,9 @@ int main(int argc, char **argv)
 		case 'b':
 			batch = strtol(optarg, NULL, 0);
 			break;
+		case 'T':
+			tcp = 1;
+			break;
 		case 'P':
 			pingpong = 1;
 			break;
@@ -466,9 +538,13 @@ int main(int argc, char **argv)
 	if (srv == !!addr || !ep || ep > 65535 || msgs <= 0 || secs <= 0 ||
 	    batch < 1 || batch > 1024)
 		help(2);
+	if (tcp && !srv && !pingpong)
+		help(2);
+	if (srv && tcp)
+		tcp_server(bind_addr ? bind_addr : "0.0.0.0", ep);
 	if (srv)
 		server(bind_addr ? bind_addr : "0.0.0.0", ep, bufsz,
 		       size > (1U << 24) ? size : (1U << 24), (unsigned int)batch);
 	return client(addr, ep, msgs, size, secs, pingpong, bufsz, json,
-		      (unsigned int)batch);
+		      (unsigned int)batch, tcp);
 }
