@@ -33,5 +33,23 @@ r=$(ip netns exec "$A" "$P" -c 198.18.0.2 -n 200 -l 4096 --pingpong -j)
 log "# mrtperf pingpong: $r"
 jq -e '.msgs == 200 and .p50_us > 0 and .p99_us >= .p50_us' <<<"$r" >/dev/null
 check $? "mrtperf --pingpong: 200 round trips timed"
+# -b: sendmmsg() and recvmmsg() (a server of its own); --tcp: TCP's
+# request-response, the ping-pong's yardstick
+ip netns exec "$B" "$P" -s -p 5202 -b 32 -w 16777216 >"$MRT_J/perfb" &
+perfb=$!
+defer "kill $perfb 2>/dev/null"
+ip netns exec "$B" "$P" -s -p 5203 --tcp >"$MRT_J/perft" &
+perft=$!
+defer "kill $perft 2>/dev/null"
+busywait 10000 grep -q 'listening on' "$MRT_J/perfb" &&
+	busywait 10000 grep -q 'listening on' "$MRT_J/perft"
+r=$(ip netns exec "$A" "$P" -c 198.18.0.2 -p 5202 -n 500 -l 64 -b 32 -w 16777216 -j)
+log "# mrtperf -b 32: $r"
+jq -e '.sent == 500 and .received == 500 and .bytes == 500 * 64' <<<"$r" >/dev/null
+check $? "mrtperf -b 32: 500 messages by sendmmsg(), all counted by recvmmsg()"
+r=$(ip netns exec "$A" "$P" -c 198.18.0.2 -p 5203 --tcp -n 200 -l 4096 --pingpong -j)
+log "# mrtperf --tcp pingpong: $r"
+jq -e '.msgs == 200 and .p50_us > 0 and .p99_us >= .p50_us' <<<"$r" >/dev/null
+check $? "mrtperf --tcp --pingpong: 200 TCP round trips timed"
 mrt_snmp "$A"
 exit $RET
