@@ -682,44 +682,26 @@ def run_mrt_ordinary(topo, mtu, secs, reps, doc, load):
                 profile = tick_profile(topo.o, ["-c", peer, "-p", "7100", "-n", "100000",
                                                 "-l", str(1 << 20), "-t", "3",
                                                 "-w", str(64 << 20)])
-            for rep in range(reps):
-                def rate64():
-                    return mrtperf(topo.o, "-c", peer, "-p", "7100", "-n", "10000000",
-                                   "-l", "64", "-t", str(min(secs, 3.0)), "-w", str(64 << 20))
-                r = measure(doc, load, f"mrt 64 B mtu {mtu}", rate64)
-                runs.append({"case": "mrt_rate64", "algo": "mrt", "mtu": mtu, "rep": rep,
-                             "msgs_per_sec": r["msgs_per_sec"], "host_busy": r["host_busy"]})
-                log(f"mrt bench: mrt 64 B mtu {mtu}: {r['msgs_per_sec']:.0f} msgs/s")
-            for rep in range(reps):
-                def rate64_mm():
-                    return mrtperf(topo.o, "-c", peer, "-p", "7101", "-n", "10000000",
-                                   "-l", "64", "-t", str(min(secs, 3.0)), "-w", str(64 << 20),
-                                   "-b", str(MRT_MMSG))
-                r = measure(doc, load, f"mrt 64 B sendmmsg mtu {mtu}", rate64_mm)
-                runs.append({"case": "mrt_rate64_mmsg", "algo": "mrt", "mtu": mtu, "rep": rep,
-                             "msgs_per_sec": r["msgs_per_sec"], "host_busy": r["host_busy"]})
-                log(f"mrt bench: mrt 64 B sendmmsg mtu {mtu}: {r['msgs_per_sec']:.0f} msgs/s")
-            for rep in range(reps):
-                def pingpong():
-                    return mrtperf(topo.o, "-c", peer, "-p", "7100", "--pingpong",
-                                   "-n", "1000", "-l", "4096")
-                r = measure(doc, load, f"mrt ping-pong mtu {mtu}", pingpong)
-                runs.append({"case": "mrt_pingpong", "algo": "mrt", "mtu": mtu, "rep": rep,
-                             "p50_us": r["p50_us"], "p99_us": r["p99_us"],
-                             "p999_us": r["p999_us"], "host_busy": r["host_busy"]})
-                log(f"mrt bench: mrt ping-pong 4 KiB mtu {mtu}: p50 {r['p50_us']:.0f} us, "
-                    f"p99 {r['p99_us']:.0f} us")
+            def repeat(case, algo, label, keys, *args):
+                """reps runs of mrtperf -c peer args, each kept as case."""
+                for rep in range(reps):
+                    r = measure(doc, load, f"{label} mtu {mtu}", mrtperf, topo.o, "-c", peer,
+                                *args)
+                    runs.append({"case": case, "algo": algo, "mtu": mtu, "rep": rep,
+                                 **{k: r[k] for k in keys}, "host_busy": r["host_busy"]})
+                    log(f"mrt bench: {label} mtu {mtu}: " +
+                        ", ".join(f"{k} {r[k]:.0f}" for k in keys))
+            rate = ("-n", "10000000", "-l", "64", "-t", str(min(secs, 3.0)),
+                    "-w", str(64 << 20))
+            pp = ("--pingpong", "-n", "1000", "-l", "4096")
+            pp_keys = ("p50_us", "p99_us", "p999_us")
+            repeat("mrt_rate64", "mrt", "mrt 64 B", ("msgs_per_sec",), "-p", "7100", *rate)
+            repeat("mrt_rate64_mmsg", "mrt", "mrt 64 B sendmmsg", ("msgs_per_sec",),
+                   "-p", "7101", *rate, "-b", str(MRT_MMSG))
+            repeat("mrt_pingpong", "mrt", "mrt ping-pong 4 KiB", pp_keys, "-p", "7100", *pp)
             set_ordinary(topo, "cubic", {})
-            for rep in range(reps):
-                def tcp_pingpong():
-                    return mrtperf(topo.o, "-c", peer, "-p", "7102", "--tcp", "--pingpong",
-                                   "-n", "1000", "-l", "4096")
-                r = measure(doc, load, f"tcp ping-pong mtu {mtu}", tcp_pingpong)
-                runs.append({"case": "tcp_pingpong", "algo": "tcp", "mtu": mtu, "rep": rep,
-                             "p50_us": r["p50_us"], "p99_us": r["p99_us"],
-                             "p999_us": r["p999_us"], "host_busy": r["host_busy"]})
-                log(f"mrt bench: tcp ping-pong 4 KiB mtu {mtu}: p50 {r['p50_us']:.0f} us, "
-                    f"p99 {r['p99_us']:.0f} us")
+            repeat("tcp_pingpong", "tcp", "tcp ping-pong 4 KiB", pp_keys,
+                   "-p", "7102", "--tcp", *pp)
         finally:
             srv.stop()
             srv_mm.stop()

@@ -2289,7 +2289,7 @@ static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
 	struct mem_cgroup *old;
 	struct sk_buff *keep, *ext_skb = NULL;
 	struct mrt_rmsg *m;
-	bool now_ack, ext, made = false;
+	bool now_ack, made = false;
 	u64 now = t->now;
 
 	pdc->last_ns = now;
@@ -2369,19 +2369,19 @@ static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
 	 * accepted (and so acknowledged) only once it is kept.
 	 */
 	keep = NULL;
-	ext = false;
 	if (mrt_rx_peek(&pdc->rx, psn) == MRT_RX_NEW) {
-		ext = mrt_rx_ext(t, m, d->msg_offset, off + MRT_DATA_HDR_LEN,
-				 d->payload_len);
+		if (mrt_rx_ext(t, m, d->msg_offset, off + MRT_DATA_HDR_LEN,
+			       d->payload_len))
+			ext_skb = t->ext;
 		/* set again only once this payload is kept */
-		ext_skb = t->ext;
 		t->ext = NULL;
-		if (!ext)
+		if (!ext_skb) {
 			keep = mrt_rx_keep(skb, t, off + MRT_DATA_HDR_LEN,
 					   d->payload_len, &start);
-		if (!ext && !keep) {
-			mrt_stat(mn, MRT_S_ALLOC_FAIL, 1);
-			goto drop;
+			if (!keep) {
+				mrt_stat(mn, MRT_S_ALLOC_FAIL, 1);
+				goto drop;
+			}
 		}
 	}
 	v = mrt_rx_accept(&pdc->rx, psn, nominal);
@@ -2410,7 +2410,7 @@ static void mrt_rcv_data(struct mrt_pdc *pdc, struct mrt_pkt *p,
 	now_ack = mrt_rx_ack_at_once(p, ce) ||
 		  ++pdc->since_ack >= mrt_attr(mn, MRT_A_ack_every_pkts);
 
-	if (ext) {
+	if (ext_skb) {
 		/* its bytes join the train's last skb of m, charged its
 		 * share as that skb's own were (at least its bytes)
 		 */

@@ -413,12 +413,6 @@ static u64 mrt_snd_cost(u64 bytes, unsigned int pkts)
 	return bytes + (u64)pkts * SKB_TRUESIZE(MRT_HEADROOM);
 }
 
-/* Waits for room for want bytes in the send buffer (an empty one has room
- * for any): EAGAIN when it may not wait, SO_SNDTIMEO, signals.  For a
- * message being streamed (m), also until its PDC fails (m->unlinked,
- * which mrt_tmsg_free() wakes it for); a signal then is EINTR, never a
- * restart, since part of the message has gone.
- */
 /* sendmmsg(): the packets a PDC holds for the call's next entries go now:
  * an entry that fails ends the call, and one that waits for room may be
  * waiting for theirs to leave and be acknowledged.
@@ -442,6 +436,12 @@ static void mrt_batch_flush(struct mrt_sock *ms)
 	rcu_read_unlock();
 }
 
+/* Waits for room for want bytes in the send buffer (an empty one has room
+ * for any): EAGAIN when it may not wait, SO_SNDTIMEO, signals.  For a
+ * message being streamed (m), also until its PDC fails (m->unlinked,
+ * which mrt_tmsg_free() wakes it for); a signal then is EINTR, never a
+ * restart, since part of the message has gone.
+ */
 static int mrt_snd_wait(struct sock *sk, u64 want, long *timeo,
 			const struct mrt_tmsg *m)
 {
