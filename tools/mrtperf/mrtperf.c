@@ -103,23 +103,29 @@ static int mksock(int family, int bufsz)
 	return fd;
 }
 
+/* What the server counts for the client being served, and whom it answers
+ * once a "done" has come and all it announced are in.
+ */
+struct served {
+	struct stats st;
+	struct sockaddr_storage done_peer;
+	socklen_t done_len;
+	uint64_t want;
+	int pending;
+};
+
 /* One message the server received: counted, or a ping echoed, or the
  * client's "done", answered with the counts once all it sent are in.
  */
-static void serve_one(int fd, const struct mmsghdr *mm, struct stats *stp,
-		      struct sockaddr_storage *done_peer, socklen_t *done_len,
-		      uint64_t *wantp, int *pendingp)
+static void serve_one(int fd, const struct mmsghdr *mm, struct served *sv)
 {
 	const struct sockaddr_storage *peer = mm->msg_hdr.msg_name;
 	const char *buf = mm->msg_hdr.msg_iov->iov_base;
 	socklen_t plen = mm->msg_hdr.msg_namelen;
 	size_t n = mm->msg_len;
-	struct stats st = *stp;
-	uint64_t want = *wantp;
-	int pending = *pendingp;
 	struct hdr h = { 0 };
 
-	if ((size_t)n >= sizeof(h))
+	if (n >= sizeof(h))
 		memcpy(&h, buf, sizeof(h));
 	if (h.magic == MAGIC && h.kind == K_PING) {
 		if (sendto(fd, buf, n, 0, (const struct sockaddr *)peer, plen) < 0)
@@ -131,28 +137,25 @@ static void serve_one(int fd, const struct mmsghdr *mm, struct stats *stp,
 		 * It says how many came before it; answer once
 		 * they are all in.
 		 */
-		*done_peer = *peer;
-		*done_len = plen;
-		want = h.seq;
-		pending = 1;
+		sv->done_peer = *peer;
+		sv->done_len = plen;
+		sv->want = h.seq;
+		sv->pending = 1;
 	} else {
-		if (!st.msgs)
-			st.first_ns = now_ns();
-		st.last_ns = now_ns();
-		st.msgs++;
-		st.bytes += n;
+		if (!sv->st.msgs)
+			sv->st.first_ns = now_ns();
+		sv->st.last_ns = now_ns();
+		sv->st.msgs++;
+		sv->st.bytes += n;
 	}
-	if (pending && st.msgs >= want) {
-		if (sendto(fd, &st, sizeof(st), 0, (struct sockaddr *)done_peer,
-			   *done_len) < 0)
+	if (sv->pending && sv->st.msgs >= sv->want) {
+		if (sendto(fd, &sv->st, sizeof(sv->st), 0,
+			   (struct sockaddr *)&sv->done_peer, sv->done_len) < 0)
 			perror("mrtperf: sendto (stats)");
-		memset(&st, 0, sizeof(st));
-		st.h = (struct hdr){ MAGIC, K_STATS, 0 };
-		pending = 0;
+		memset(&sv->st, 0, sizeof(sv->st));
+		sv->st.h = (struct hdr){ MAGIC, K_STATS, 0 };
+		sv->pending = 0;
 	}
-	*stp = st;
-	*wantp = want;
-	*pendingp = pending;
 }
 
 /* Up to batch messages at once: recvmmsg() (batch 1: recvfrom()). */
@@ -177,14 +180,12 @@ static int recv_batch(int fd, struct mmsghdr *mv, unsigned int batch)
 static noreturn void server(const char *bind_addr, unsigned int ep, int bufsz,
 			    size_t maxlen, unsigned int batch)
 {
-	struct sockaddr_storage me, *peers, done_peer;
-	struct stats st = { .h = { MAGIC, K_STATS, 0 } };
-	socklen_t len, done_len = 0;
+	struct served sv = { .st.h = { MAGIC, K_STATS, 0 } };
+	struct sockaddr_storage me, *peers;
 	struct mmsghdr *mv;
 	struct iovec *iov;
-	uint64_t want = 0;
-	int pending = 0;
 	unsigned int i;
+	socklen_t len;
 	int fd;
 
 	mv = calloc(batch, sizeof(*mv));
@@ -216,8 +217,7 @@ static noreturn void server(const char *bind_addr, unsigned int ep, int bufsz,
 			die("recvmmsg");
 		}
 		for (i = 0; i < (unsigned int)got; i++)
-			serve_one(fd, &mv[i], &st, &done_peer, &done_len, &want,
-				  &pending);
+			serve_one(fd, &mv[i], &sv);
 	}
 }
 
