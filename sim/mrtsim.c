@@ -131,6 +131,8 @@ struct sim_mrt_net *sim_mrt_net_new(const char *const *mrt_sets, int nmrt,
 	net->cfg.retry_budget = net->v[A_retry_budget];
 	net->cfg.sack_loss_min_retx_pkts = net->v[A_sack_loss_min_retx_pkts];
 	net->cfg.tx_batch_max_pkts = net->v[A_tx_batch_max_pkts];
+	net->cfg.rack = net->v[A_rack_enabled];
+	net->cfg.rack_reo_wnd_thou = net->v[A_rack_reo_wnd];
 	net->mss = mss;
 	net->trim = trim;
 	mrt_run = true;
@@ -443,6 +445,10 @@ struct sim_mrt_snd *sim_mrt_snd_new(struct sim_mrt_net *net,
 			 calloc(range, sizeof(u32))) || !s->snd.slots ||
 	    !s->snd.rtxq || !s->snd.tx.ref)
 		abort();
+	mrt_snd_set_rack(&s->snd, calloc(d->evs.p.count, sizeof(*s->snd.rack)),
+			 d->evs.p.count);
+	if (!s->snd.rack)
+		abort();
 	return s;
 }
 
@@ -731,6 +737,9 @@ void sim_mrt_snd_rx(struct sim_mrt_snd *s, const uint8_t *hdr,
 		if (mrt_snd_ack(&s->snd, &sd, &p, now, &s->net->cfg, &snd_ops, s, &res))
 			break;
 		s->st.ecn += res.ecn;
+		s->st.sack_false += res.false_lost;
+		if (res.rack_at != U64_MAX)
+			arm(s, res.rack_at);
 		push = true;
 		break;
 	case MRT_TYPE_NACK:

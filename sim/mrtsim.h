@@ -101,7 +101,7 @@ bool sim_mrt_snd_done(const struct sim_mrt_snd *s);
 int sim_mrt_snd_failed(const struct sim_mrt_snd *s);
 
 struct sim_mrt_snd_stats {
-	uint64_t pkts, retx, rtx_sack, rtx_trim, rtx_rto, rto_events;
+	uint64_t pkts, retx, rtx_sack, sack_false, rtx_trim, rtx_rto, rto_events;
 	uint64_t trims, ecn, nacks, probes;
 	uint64_t qa;
 };

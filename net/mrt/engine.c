@@ -28,6 +28,13 @@ int mrt_snd_init(struct mrt_snd *s, u32 first_psn, u32 range,
 	s->batch_left = 0;
 	s->rto.srtt8 = 0;
 	s->rto.rttvar4 = 0;
+	s->rack = NULL;
+	s->rack_n = 0;
+	s->rtt_min_ns = 0;
+	s->reo_grown_ns = 0;
+	s->reo_learnt_ns = 0;
+	s->reo_base_ns = 0;
+	s->reo_clean = 0;
 	return 0;
 }
 
@@ -58,20 +65,96 @@ u64 mrt_snd_deadline(const struct mrt_snd *s, const struct mrt_slot *sl,
 	return sl->sent_ns + rto * NSEC_PER_USEC;
 }
 
+u64 mrt_snd_reo_ns(const struct mrt_snd *s, const struct mrt_snd_cfg *c)
+{
+	u64 cap = (u64)(s->rto.srtt8 / 8 + s->rto.rttvar4) * NSEC_PER_USEC;
+	u64 w = div_u64(s->rtt_min_ns * c->rack_reo_wnd_thou, 1000);
+
+	w = max(w, s->reo_learnt_ns);
+	return s->rto.srtt8 ? min(w, cap) : w;
+}
+
 struct mrt_ack_ctx {
 	struct mrt_snd *s;
 	const struct mrt_snd_dest *d;
 	const struct mrt_snd_ops *ops;
+	const struct mrt_snd_cfg *cfg;
 	void *ctx;
 	u64 now;
 	u64 rtt_ns;
 	u64 readd;		/* bytes presumed lost, then acknowledged */
 	u64 lost;		/* bytes presumed lost by this ACK */
+	u64 reo_ns;		/* the reordering window */
+	u64 next;		/* the earliest presumption still to come */
+	u32 false_lost;		/* presumptions it shows false */
+	u64 late_ns;		/* the most that one of them, sent again,
+				 * had been out again when the ACK came
+				 */
+	u64 ack_sent_ns;	/* when the transmission the ACK answers
+				 * left; 0: not known
+				 */
+	u16 ack_ev;		/* ... and its EV */
+	u32 rto_us;		/* the RTO now */
 	u32 ack_psn;
 	bool retx_echo;
 	bool newly;		/* acknowledged something new */
 	bool syn_rtt;		/* rtt_ns is of a packet sent in SYN */
 };
+
+/* The ACK that acknowledges psn is of an earlier transmission of it than
+ * the last: it answers the packet as an original; or it answers a packet
+ * that left on the same EV before that last transmission, so that what
+ * it reports the receiver held before the retransmission could come (the
+ * test of TCP's timestamps, RFC 3522's Eifel detection, with the packet
+ * it answers as the echo; on one path, which keeps order); or it came
+ * sooner after the last transmission than any RTT seen (RFC 8985's).
+ */
+static bool mrt_ack_of_earlier(const struct mrt_ack_ctx *c,
+			       const struct mrt_slot *sl, u32 psn)
+{
+	if (sl->tx_count < 2)
+		return false;
+	if (psn == c->ack_psn)
+		return !c->retx_echo;
+	if (c->ack_sent_ns && c->ack_ev == sl->ev && c->ack_sent_ns < sl->sent_ns)
+		return true;
+	return c->s->rtt_min_ns &&
+	       (s64)(c->now - sl->sent_ns) < (s64)c->s->rtt_min_ns;
+}
+
+/* sl went before t on its EV: new packets leave an EV in PSN order (a
+ * batch's stamps, spread at the configured rate, need not be); else by
+ * their departures, a batch's equal stamps by PSN.
+ */
+static bool mrt_rack_before(const struct mrt_slot *sl, u32 psn,
+			    const struct mrt_ev_rack *t)
+{
+	if (sl->tx_count == 1 && t->first)
+		return mrt_psn_before(psn, t->psn);
+	return sl->sent_ns < t->sent_ns ||
+	       (sl->sent_ns == t->sent_ns && mrt_psn_before(psn, t->psn));
+}
+
+/* RACK's state of sl's EV: the latest transmission acknowledged on it. */
+static void mrt_rack_update(struct mrt_ack_ctx *c, const struct mrt_slot *sl,
+			    u32 psn)
+{
+	struct mrt_ev_rack *r;
+	s64 rtt;
+
+	if (sl->ev >= c->s->rack_n)
+		return;
+	r = &c->s->rack[sl->ev];
+	rtt = c->now - sl->sent_ns;
+	if (rtt <= 0 || mrt_ack_of_earlier(c, sl, psn))
+		return;
+	if (r->sent_ns && mrt_rack_before(sl, psn, r))
+		return;
+	r->sent_ns = sl->sent_ns;
+	r->rtt_ns = min_t(u64, rtt, U32_MAX);
+	r->psn = psn;
+	r->first = sl->tx_count == 1;
+}
 
 static void mrt_acked(void *ctx, u32 psn)
 {
@@ -81,6 +164,19 @@ static void mrt_acked(void *ctx, u32 psn)
 	if (!(sl->flags & MRT_SLOT_LIVE))
 		return;
 	c->newly = true;
+	/* a false presumption: acknowledged before it went again, or after,
+	 * by an ACK of the transmission it was presumed of (not one sent
+	 * later by a timer)
+	 */
+	if (sl->flags & MRT_SLOT_PRESUMED &&
+	    ((sl->flags & MRT_SLOT_RTXQ && sl->cause == MRT_RTX_SACK) ||
+	     (sl->tx_count == 2 && mrt_ack_of_earlier(c, sl, psn)))) {
+		c->false_lost++;
+		if (!(sl->flags & MRT_SLOT_RTXQ) && (s64)(c->now - sl->sent_ns) > 0)
+			c->late_ns = max(c->late_ns, c->now - sl->sent_ns);
+	}
+	if (c->s->rack)
+		mrt_rack_update(c, sl, psn);
 	/* (a departure stamp later than now, a batch's segment stamped at
 	 * a configured rate below the device's, gives no sample)
 	 */
@@ -97,12 +193,52 @@ static void mrt_acked(void *ctx, u32 psn)
 	c->ops->acked(c->ctx, psn);
 }
 
+/* With rack on (engine.h): whether the SACKs presume psn lost by now;
+ * if its ordering evidence has come but not its time, that time goes to
+ * c->next.
+ */
+static bool mrt_rack_lost(struct mrt_ack_ctx *c, const struct mrt_slot *sl,
+			  u32 psn, bool beyond)
+{
+	const struct mrt_ev_rack *r = NULL;
+	const struct mrt_rto *rto = &c->s->rto;
+	u64 rtt, due;
+
+	if (sl->ev < c->s->rack_n && c->s->rack[sl->ev].sent_ns)
+		r = &c->s->rack[sl->ev];
+	/* ordering on its EV: a later transmission on it acknowledged; time:
+	 * out for longer than that one's RTT and the window
+	 */
+	/* past its RTO the packet is the timer's: an expiry, counted once */
+	if ((s64)(c->now - mrt_snd_deadline(c->s, sl, c->rto_us, c->cfg)) >= 0)
+		return false;
+	if (r && mrt_rack_before(sl, psn, r)) {
+		rtt = r->rtt_ns;
+	} else if (beyond) {
+		/* ordering across EVs, the gap: then out for longer than
+		 * what the PDC's RTTs make late (the smoothed RTT and four
+		 * times its variation, as the RTO without its floor), or its
+		 * EV's last RTT if more, and the window
+		 */
+		rtt = (u64)(rto->srtt8 / 8 + rto->rttvar4) * NSEC_PER_USEC;
+		if (r)
+			rtt = max_t(u64, rtt, r->rtt_ns);
+	} else {
+		return false;
+	}
+	due = sl->sent_ns + rtt + c->reo_ns;
+	if ((s64)(c->now - due) >= 0)
+		return true;
+	c->next = min(c->next, due);
+	return false;
+}
+
 /* A SACK gap: the packet goes again and its EV is charged; in the mrc
  * flavour it is a loss to NSCC too (its bytes leave flight, the window
  * shrinks), in the uet flavour not (the UET page: such a gap "is not a
  * loss signal and does not change the window").
  */
-static bool mrt_lost(void *ctx, u32 psn)
+static bool mrt_lost(void *ctx, u32 psn, bool beyond)
 {
 	struct mrt_ack_ctx *c = ctx;
 	struct mrt_slot *sl = mrt_snd_slot(c->s, psn);
@@ -114,6 +250,9 @@ static bool mrt_lost(void *ctx, u32 psn)
 	if (!(sl->flags & MRT_SLOT_LIVE) ||
 	    sl->flags & (MRT_SLOT_RTXQ | MRT_SLOT_WAIT | MRT_SLOT_OOR))
 		return false;
+	if (c->cfg->rack ? !mrt_rack_lost(c, sl, psn, beyond) : !beyond)
+		return false;
+	sl->flags |= MRT_SLOT_PRESUMED;
 	c->ops->lock(c->ctx);
 	mrt_ev_loss(c->d->evs, sl->ev, c->now);
 	signal = c->d->cc->cfg.flavour != NSCC_FLAVOUR_UET;
@@ -127,6 +266,40 @@ static bool mrt_lost(void *ctx, u32 psn)
 	return true;
 }
 
+/* The reordering window's growth (engine.h), by an ACK that shows a
+ * presumption false: doubled, at most once per smoothed RTT; and to what
+ * would have held back the presumption of a packet whose original was
+ * acknowledged late_ns after it went again: the window before this
+ * round's growth plus late_ns, at least.  Learnt in time, not in least
+ * RTTs, so that a smaller RTT sample later does not shrink it.
+ */
+static void mrt_snd_reo_grow(struct mrt_snd *s, const struct mrt_ack_ctx *c,
+			     const struct mrt_snd_cfg *cfg)
+{
+	u64 srtt = (u64)(s->rto.srtt8 / 8) * NSEC_PER_USEC;
+	u64 w = mrt_snd_reo_ns(s, cfg);
+
+	s->reo_clean = 0;
+	if (!s->reo_grown_ns || (s64)(c->now - s->reo_grown_ns) >= (s64)srtt) {
+		s->reo_base_ns = w;
+		w *= 2;
+		s->reo_grown_ns = c->now;
+	}
+	w = max(w, s->reo_base_ns + c->late_ns);
+	s->reo_learnt_ns = min_t(u64, w, MRT_REO_MAX_NS);
+}
+
+/* ... and its decay: an eighth less after 16 ACKs or timer expiries that
+ * presumed losses while none proved false.
+ */
+static void mrt_snd_reo_decay(struct mrt_snd *s)
+{
+	if (++s->reo_clean < 16)
+		return;
+	s->reo_clean = 0;
+	s->reo_learnt_ns -= s->reo_learnt_ns / 8;
+}
+
 int mrt_snd_ack(struct mrt_snd *s, const struct mrt_snd_dest *d,
 		const struct mrt_pkt *p, u64 now, const struct mrt_snd_cfg *cfg,
 		const struct mrt_snd_ops *ops, void *ctx,
@@ -136,18 +309,32 @@ int mrt_snd_ack(struct mrt_snd *s, const struct mrt_snd_dest *d,
 		.s = s,
 		.d = d,
 		.ops = ops,
+		.cfg = cfg,
 		.ctx = ctx,
 		.now = now,
 		.rtt_ns = NSCC_NO_RTT,
+		.next = U64_MAX,
 		.ack_psn = p->ack.ack_psn,
 		.retx_echo = p->flags & MRT_ACK_F_RETX_ECHO,
 	};
 	const struct mrt_ack *a = &p->ack;
 	struct nscc_ack na = { .rtt_ns = NSCC_NO_RTT };
+	const struct mrt_slot *asl = mrt_snd_slot(s, a->ack_psn);
 	u32 unsent = s->tx.sack_unsent;
 	u64 service = (u64)a->service_time * 64;
+	bool resent;
 	u64 newly;
 	int ev;
+
+	/* the transmission answered, while the window still knows it (its
+	 * last, as far as the echo tells)
+	 */
+	resent = asl->tx_count > 1;
+	if (asl->flags & MRT_SLOT_LIVE && asl->psn == a->ack_psn &&
+	    mrt_tx_outstanding(&s->tx, a->ack_psn) && c.retx_echo == resent) {
+		c.ack_sent_ns = asl->sent_ns;
+		c.ack_ev = asl->ev;
+	}
 
 	s->peer_range = min_t(u32, s->range, MRT_RANGE_MIN << a->mpr);
 	if (mrt_tx_ack(&s->tx, a->cack_psn, a->sack_base_psn, a->sack_bitmap,
@@ -181,7 +368,18 @@ int mrt_snd_ack(struct mrt_snd *s, const struct mrt_snd_dest *d,
 	res->rtt_ns = c.rtt_ns;
 	res->cc_rtt_ns = na.rtt_ns == NSCC_NO_RTT ? NSCC_NO_RTT :
 			 na.rtt_ns > service ? na.rtt_ns - service : 0;
-	mrt_tx_detect_loss(&s->tx, cfg->sack_loss_min_retx_pkts, mrt_lost, &c);
+	if (c.rtt_ns != NSCC_NO_RTT && !c.syn_rtt &&
+	    (!s->rtt_min_ns || c.rtt_ns < s->rtt_min_ns))
+		s->rtt_min_ns = c.rtt_ns;
+	if (c.false_lost)
+		mrt_snd_reo_grow(s, &c, cfg);
+	c.reo_ns = mrt_snd_reo_ns(s, cfg);
+	c.rto_us = mrt_snd_rto_us(s, cfg);
+	if (mrt_tx_detect_loss(&s->tx, cfg->sack_loss_min_retx_pkts,
+			       mrt_lost, &c) && !c.false_lost)
+		mrt_snd_reo_decay(s);
+	res->false_lost = c.false_lost;
+	res->rack_at = c.next;
 
 	newly = nscc_newly_rcvd(s->last_rcvd, a->rcvd_bytes);
 	if (newly)
@@ -335,10 +533,31 @@ void mrt_snd_timer(struct mrt_snd *s, const struct mrt_snd_dest *d, u64 now,
 		   const struct mrt_snd_ops *ops, void *ctx,
 		   struct mrt_snd_timer_res *res)
 {
+	struct mrt_ack_ctx c = {
+		.s = s,
+		.d = d,
+		.ops = ops,
+		.cfg = cfg,
+		.ctx = ctx,
+		.now = now,
+		.next = U64_MAX,
+	};
 	u64 next = U64_MAX, lost = 0;
 	unsigned int expired = 0, n = 0;
 	u32 psn, rto_us = mrt_snd_rto_us(s, cfg);
 
+	/* what the SACKs presume lost by now, before the timers: such a
+	 * packet is queued, no expiry
+	 */
+	if (cfg->rack) {
+		c.reo_ns = mrt_snd_reo_ns(s, cfg);
+		c.rto_us = rto_us;
+		if (mrt_tx_detect_loss(&s->tx, cfg->sack_loss_min_retx_pkts,
+				       mrt_lost, &c))
+			mrt_snd_reo_decay(s);
+		lost = c.lost;
+		next = c.next;
+	}
 	for (psn = s->tx.una; psn != s->tx.nxt; psn++) {
 		struct mrt_slot *sl = mrt_snd_slot(s, psn);
 		u64 at;
@@ -365,7 +584,12 @@ void mrt_snd_timer(struct mrt_snd *s, const struct mrt_snd_dest *d, u64 now,
 			}
 			continue;
 		}
-		if (sl->flags & MRT_SLOT_RTXQ)
+		/* one queued out of flight waits for its turn; one queued in
+		 * flight (a SACK gap in the uet flavour keeps it there) keeps
+		 * its timer, or a full window of such packets with no ACK to
+		 * come would never go
+		 */
+		if (sl->flags & MRT_SLOT_RTXQ && !(sl->flags & MRT_SLOT_INFLIGHT))
 			continue;
 		at = mrt_snd_deadline(s, sl, rto_us, cfg);
 		if (at > now) {
@@ -376,7 +600,10 @@ void mrt_snd_timer(struct mrt_snd *s, const struct mrt_snd_dest *d, u64 now,
 			lost += sl->bytes;
 			sl->flags &= ~MRT_SLOT_INFLIGHT;
 		}
-		mrt_rtxq_add(s, psn, MRT_RTX_RTO);
+		if (sl->flags & MRT_SLOT_RTXQ)
+			sl->cause = MRT_RTX_RTO;
+		else
+			mrt_rtxq_add(s, psn, MRT_RTX_RTO);
 		if (sl->rtos < U8_MAX)
 			sl->rtos++;
 		/* an RTO makes its EV ASSUMED_BAD, once the peer has
@@ -395,7 +622,7 @@ void mrt_snd_timer(struct mrt_snd *s, const struct mrt_snd_dest *d, u64 now,
 	}
 	if (expired && ops->timed_out)
 		ops->timed_out(ctx, expired, rto_us);
-	if (expired) {
+	if (expired || lost) {
 		ops->lock(ctx);
 		ops->cc(ctx, nscc_on_loss(d->cc, lost));
 		ops->unlock(ctx);

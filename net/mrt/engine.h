@@ -66,6 +66,11 @@ struct mrt_slot {
 					 * window: out of flight, queued
 					 * once the window reaches it
 					 */
+#define MRT_SLOT_PRESUMED	0x40	/* presumed lost from SACKs: an ACK
+					 * of an earlier transmission than
+					 * its last shows the presumption
+					 * false
+					 */
 
 /* Why a packet is sent again (mrt:mrt_retransmit's cause). */
 #define MRT_RTX_CAUSES				\
@@ -92,7 +97,15 @@ struct mrt_snd_ack_res {
 	bool newly;		/* acknowledged something new */
 	bool ecn;
 	u32 sack_unsent;	/* the ACK's SACK claimed PSNs never sent */
+	u32 false_lost;		/* packets presumed lost from SACKs that
+				 * this ACK shows had arrived
+				 */
 	u64 now;		/* mrt_snd_ack()'s: when the ACK arrived */
+	u64 rack_at;		/* a packet the SACKs point at is presumed
+				 * lost at this time, unless acknowledged
+				 * first (mrt_snd_timer() then); U64_MAX:
+				 * none
+				 */
 };
 
 /* The attributes the engine reads, as the caller has them now. */
@@ -102,6 +115,57 @@ struct mrt_snd_cfg {
 	u32 retry_budget;
 	u32 sack_loss_min_retx_pkts;
 	u32 tx_batch_max_pkts;		/* 0 or 1: no batches */
+	bool rack;			/* rack_enabled: SACK losses judged
+					 * per EV and in time (below)
+					 */
+	u32 rack_reo_wnd_thou;		/* the reordering window's step, in
+					 * thousandths of the least RTT
+					 */
+};
+
+/* Loss detection from SACKs.  The MRC page's rule alone (rack off): a
+ * packet is presumed lost once an acknowledged PSN is more than
+ * sack_loss_min_retx_pkts beyond it.  Across EVs whose paths differ in
+ * delay, PSN order says little: a faster path delivers later PSNs while a
+ * packet on a slower one is still on its way.  With rack on, a packet is
+ * presumed lost from SACKs when there is ordering evidence, and time
+ * evidence agrees:
+ *
+ *  - ordering: the page's gap, or (Falcon's early retransmission, judged
+ *    within one path) a packet sent after it on the same EV has been
+ *    acknowledged: an EV is one path, which keeps order;
+ *  - time (RFC 8985's RACK, per EV): it has been out for longer than the
+ *    RTT of the later transmission acknowledged on its EV (with the gap
+ *    alone: the PDC's smoothed RTT plus four times its variation, or its
+ *    EV's last RTT if more) plus a reordering window.
+ *
+ * The window is rack_reo_wnd_thou of the PDC's least RTT, or what it has
+ * learnt if more, and never more than the smoothed RTT plus four times
+ * its variation (the RTO without its floor).  Whenever a presumption
+ * proves false (mrt_acked()'s tests: the packet acknowledged before it
+ * went again, or by an ACK of an earlier transmission) the window doubles, at
+ * most once per smoothed RTT, and is at once at least what it was before
+ * that plus the time from the retransmission to that ACK (so much later
+ * at least did the original come than the window allowed).  What it has
+ * learnt shrinks by an eighth after every 16 ACKs or timer expiries that
+ * presumed losses while none proved false.  It is kept in time, not in least RTTs, so
+ * that a smaller RTT sample does not shrink it.  (RFC 8985 grows it by a
+ * quarter of the least RTT per round with a DSACK and resets it after 16
+ * recoveries: a VM's least RTT is tens of microseconds, the reordering of
+ * its softirq backlogs milliseconds.)
+ *
+ * A packet whose ordering evidence has come but whose time has not is
+ * presumed lost by the PDC's timer at that time (res->rack_at,
+ * mrt_snd_timer()), unless acknowledged first.  Each packet is still
+ * presumed lost this way at most once.
+ */
+struct mrt_ev_rack {
+	u64 sent_ns;		/* the latest transmission acknowledged on
+				 * the EV: its departure; 0: none yet
+				 */
+	u32 rtt_ns;		/* its RTT, at most U32_MAX */
+	u32 psn;		/* its PSN (orders a batch's equal stamps) */
+	bool first;		/* it was a first transmission */
 };
 
 /* The destination's shared state. */
@@ -154,7 +218,24 @@ struct mrt_snd {
 	u32 oor;			/* slots MRT_SLOT_OOR */
 	u16 batch_ev;			/* the open batch's EV */
 	u16 batch_left;			/* new packets it may still take */
+	u16 rack_n;			/* EVs in rack[] */
+	struct mrt_ev_rack *rack;	/* [rack_n], by EV index; NULL: no
+					 * per-EV evidence (the gap alone,
+					 * timed by the smoothed RTT)
+					 */
+	u64 rtt_min_ns;			/* the least RTT sample; 0: none */
+	u64 reo_grown_ns;		/* when reo_learnt_ns last doubled */
+	u64 reo_learnt_ns;		/* the reordering window learnt from
+					 * false presumptions
+					 */
+	u64 reo_base_ns;		/* the window before it last doubled */
+	u8 reo_clean;			/* ACKs that presumed losses since
+					 * the last that proved one false
+					 * or the last decay
+					 */
 };
+
+#define MRT_REO_MAX_NS		(60ULL * NSEC_PER_SEC)
 
 /* slots, rtxq, acked, lost, ref: range entries (acked and lost: bits)
  * each, zeroed.  0, or -1 if range is not a valid window.
@@ -162,6 +243,19 @@ struct mrt_snd {
 int mrt_snd_init(struct mrt_snd *s, u32 first_psn, u32 range,
 		 struct mrt_slot *slots, u32 *rtxq, u64 *acked, u64 *lost,
 		 u32 *ref);
+
+/* The PDC's per-EV RACK state, for the n EVs of its destination: zeroed
+ * memory the caller keeps (and frees) with the PDC.
+ */
+static inline void mrt_snd_set_rack(struct mrt_snd *s, struct mrt_ev_rack *rack,
+				    u16 n)
+{
+	s->rack = rack;
+	s->rack_n = rack ? n : 0;
+}
+
+/* The reordering window now, ns (see struct mrt_ev_rack). */
+u64 mrt_snd_reo_ns(const struct mrt_snd *s, const struct mrt_snd_cfg *c);
 
 static inline struct mrt_slot *mrt_snd_slot(const struct mrt_snd *s, u32 psn)
 {
@@ -234,7 +328,9 @@ struct mrt_snd_timer_res {
 
 /* Queues every packet whose timer has expired (an RTO: its EV becomes
  * ASSUMED_BAD once the peer has answered, peer_known) and those whose
- * wait is over; at most 1024 per call (next is then now).
+ * wait is over; at most 1024 per call (next is then now).  With rack on,
+ * first the packets the SACKs presume lost by now (mrt_snd_ack()'s
+ * rack_at), as an ACK would.
  */
 void mrt_snd_timer(struct mrt_snd *s, const struct mrt_snd_dest *d, u64 now,
 		   bool peer_known, const struct mrt_snd_cfg *c,

@@ -98,6 +98,7 @@ static inline void mrt_nscc_params(const u32 *v, struct nscc_params *p)
 	EM(MRT_S_NACK_STALE, nack_stale_rx)				\
 	EM(MRT_S_RTX_SACK, total_rtx_sack)				\
 	EM(MRT_S_SACK_LOSSES, sack_losses)				\
+	EM(MRT_S_SACK_FALSE, sack_losses_false)				\
 	EM(MRT_S_RTX_TRIM, rtx_trim)					\
 	EM(MRT_S_RTX_RTO, rtx_rto)					\
 	EM(MRT_S_RTO_EVENTS, total_rto_events)				\

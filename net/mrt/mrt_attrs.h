@@ -26,6 +26,10 @@ MRT_ATTR(max_psn_range, LIMIT, 1024, 64, 16384, "packets",
 	 "PSN window of a PDC (the spec's MaxPSNRange): a power of two from 64 to 16384")
 MRT_ATTR(sack_loss_min_retx_pkts, U32, 512, 1, 16384, "packets",
 	 "A packet is presumed lost once a SACK reports a PSN more than this above it")
+MRT_ATTR(rack_enabled, BOOL, 1, 0, 1, "",
+	 "1: SACK losses need a later packet on its EV or the gap, and time (RACK); 0: gap alone")
+MRT_ATTR(rack_reo_wnd, U32, 250, 0, 100000, "thousandths",
+	 "RACK's reordering window step, thousandths of the least RTT; grows on false presumptions")
 MRT_ATTR(rto_min_us, U32, 10000, 10, 10000000, "us",
 	 "Smallest retransmission timeout (us)")
 MRT_ATTR(rto_max_us, U32, 1000000, 10, 60000000, "us",

@@ -341,6 +341,7 @@ static void mrt_pdc_free_rcu(struct rcu_head *head)
 	kvfree(pdc->skbs);
 	kvfree(pdc->snd.rtxq);
 	kvfree(pdc->snd.tx.ref);
+	kvfree(pdc->snd.rack);
 	sock_put(&pdc->ms->inet.sk);
 	kvfree(pdc);
 }
@@ -660,7 +661,13 @@ struct mrt_pdc *mrt_pdc_tx_new(struct mrt_sock *ms, const struct mrt_addr *peer,
 		return NULL;
 	}
 	pdc->dest = mrt_dest_get(mn, ms, peer, GFP_KERNEL_ACCOUNT);
-	if (!pdc->dest) {
+	if (pdc->dest)
+		mrt_snd_set_rack(&pdc->snd,
+				 kvcalloc(pdc->dest->evs.p.count,
+					  sizeof(*pdc->snd.rack),
+					  GFP_KERNEL_ACCOUNT),
+				 pdc->dest->evs.p.count);
+	if (!pdc->dest || !pdc->snd.rack) {
 		*err = -ENOMEM;
 		mrt_pdc_close(pdc, 0, NULL);
 		return NULL;
@@ -1000,6 +1007,8 @@ static void mrt_snd_cfg_of(struct mrt_net *mn, struct mrt_snd_cfg *c)
 	c->retry_budget = mrt_attr(mn, MRT_A_retry_budget);
 	c->sack_loss_min_retx_pkts = mrt_attr(mn, MRT_A_sack_loss_min_retx_pkts);
 	c->tx_batch_max_pkts = mrt_attr(mn, MRT_A_tx_batch_max_pkts);
+	c->rack = mrt_attr(mn, MRT_A_rack_enabled);
+	c->rack_reo_wnd_thou = mrt_attr(mn, MRT_A_rack_reo_wnd);
 }
 
 static struct mrt_snd_dest mrt_snd_dest_of(struct mrt_pdc *pdc)
@@ -1640,6 +1649,10 @@ static void mrt_rcv_ack(struct mrt_pdc *pdc, const struct mrt_pkt *p,
 	}
 	if (res.sack_unsent)
 		mrt_stat(mn, MRT_S_ACK_UNSENT, 1);
+	if (res.false_lost)
+		mrt_stat(mn, MRT_S_SACK_FALSE, res.false_lost);
+	if (res.rack_at != U64_MAX && !pdc->dead)
+		mrt_pdc_arm(pdc, res.rack_at);
 	pdc->last_ns = now;
 	if (res.newly)
 		pdc->progress_ns = now;

@@ -156,12 +156,6 @@ int mrt_tx_init(struct mrt_tx *t, u32 first_psn, u32 range, u64 *acked,
 	return 0;
 }
 
-/* p in [una, nxt): sent and within the window. */
-static bool mrt_tx_outstanding(const struct mrt_tx *t, u32 p)
-{
-	return !mrt_psn_before(p, t->una) && mrt_psn_before(p, t->nxt);
-}
-
 u32 mrt_tx_next(struct mrt_tx *t)
 {
 	u32 psn = t->nxt++;
@@ -200,9 +194,7 @@ unsigned int mrt_tx_detect_loss(struct mrt_tx *t, u32 gap, mrt_tx_lost_fn fn,
 		    mrt_bit(t->lost, t->range, p))
 			continue;
 		/* evidence newer than the transmission, more than gap on */
-		if (!mrt_psn_after(high, ref) || high - ref <= gap)
-			continue;
-		if (!fn(ctx, p))
+		if (!fn(ctx, p, mrt_psn_after(high, ref) && high - ref > gap))
 			continue;
 		mrt_bit_set(t->lost, t->range, p);
 		n++;

@@ -129,6 +129,12 @@ struct mrt_tx {
 int mrt_tx_init(struct mrt_tx *t, u32 first_psn, u32 range, u64 *acked,
 		u64 *lost, u32 *ref);
 
+/* p in [una, nxt): sent and within the window. */
+static inline bool mrt_tx_outstanding(const struct mrt_tx *t, u32 p)
+{
+	return !mrt_psn_before(p, t->una) && mrt_psn_before(p, t->nxt);
+}
+
 /* Room for another PSN in the window. */
 static inline bool mrt_tx_can_send(const struct mrt_tx *t)
 {
@@ -140,12 +146,14 @@ static inline bool mrt_tx_can_send(const struct mrt_tx *t)
  */
 typedef void (*mrt_tx_acked_fn)(void *ctx, u32 psn);
 
-/* Called for a PSN a SACK gap presumes lost (mrt_tx_detect_loss()):
- * true if the caller took it as lost; false (a packet it holds for other
- * reasons: queued again after a trim, waiting for the receiver) leaves
- * the PSN's one presumption unspent.
+/* Called for each PSN mrt_tx_detect_loss() could presume lost: beyond
+ * says whether the SACK gap rule holds for it.  True if the caller took
+ * it as lost; false (the gap rule does not hold and the caller has no
+ * other evidence, or it holds the packet for other reasons: queued again
+ * after a trim, waiting for the receiver, or not yet out for long
+ * enough) leaves the PSN's one presumption unspent.
  */
-typedef bool (*mrt_tx_lost_fn)(void *ctx, u32 psn);
+typedef bool (*mrt_tx_lost_fn)(void *ctx, u32 psn, bool beyond);
 
 /* The PSN for a new packet; call only when mrt_tx_can_send(). */
 u32 mrt_tx_next(struct mrt_tx *t);
@@ -160,14 +168,14 @@ bool mrt_tx_resent(struct mrt_tx *t, u32 psn);
 
 bool mrt_tx_is_lost(const struct mrt_tx *t, u32 psn);
 
-/* Presumes lost every outstanding PSN, neither acknowledged nor ever
- * presumed lost, below which the acknowledged PSNs reach more than gap
- * beyond its ref (the MRC page's SACK loss rule: sack_loss_min_retx_pkts,
- * 512 by default).  The gap is the page's whatever the window: a window
- * no larger than the gap presumes no loss this way, and its losses are
- * the timer's.  Calls fn for each and returns how many fn took; a PSN
- * fn did not take is not marked.  The work is the PSNs from una
- * to the highest acknowledged, at most the window.
+/* Offers fn every outstanding PSN below the highest acknowledged that is
+ * neither acknowledged nor ever presumed lost, with beyond true where the
+ * acknowledged PSNs reach more than gap beyond its ref (the MRC page's
+ * SACK loss rule: sack_loss_min_retx_pkts, 512 by default).  The gap is
+ * the page's whatever the window: a window no larger than the gap
+ * presumes no loss by it alone.  A PSN fn takes is marked presumed lost;
+ * returns how many fn took.  The work is the PSNs from una to the
+ * highest acknowledged, at most the window.
  */
 unsigned int mrt_tx_detect_loss(struct mrt_tx *t, u32 gap, mrt_tx_lost_fn fn,
 				void *ctx);

@@ -47,6 +47,7 @@ static struct {
 	u32 sack_unsent;
 	/* callback */
 	bool called[SPAN];
+	bool beyond[SPAN];	/* what the loss callback was told */
 	unsigned int ncalled;
 } m;
 
@@ -145,14 +146,16 @@ static void on_psn(void *ctx, u32 psn)
 	m.ncalled++;
 }
 
-/* the loss callback: takes every PSN but those at a distance a multiple
- * of 3, which it leaves (as the engine leaves a packet already queued):
- * their one presumption must stay unspent
+/* the loss callback: offered every candidate, with whether the gap rule
+ * holds; takes those it holds for but the ones at a distance a multiple
+ * of 3, which it leaves (as the engine leaves a packet already queued, or
+ * not yet out for long enough): their one presumption must stay unspent
  */
-static bool on_lost(void *ctx, u32 psn)
+static bool on_lost(void *ctx, u32 psn, bool beyond)
 {
 	on_psn(ctx, psn);
-	return dist(psn) % 3 != 0;
+	*at(m.beyond, dist(psn)) = beyond;
+	return beyond && dist(psn) % 3 != 0;
 }
 
 static void calls_reset(long from, long to)
@@ -284,13 +287,16 @@ static void tx_detect(u32 gap)
 	for (d = m.una; d < m.sacked_high; d++) {
 		long ref = m.ref[d + SLACK];
 
+		bool beyond;
+
 		if (*at(m.acked, d) || *at(m.lost, d))
 			continue;
-		if (!(high > ref) || high - ref <= (long)g)
-			continue;
-		FUZZ_ASSERT(*at(m.called, d), "+%ld not presumed lost", d);
+		FUZZ_ASSERT(*at(m.called, d), "+%ld not offered", d);
 		calls++;
-		if (d % 3 == 0)
+		beyond = high > ref && high - ref > (long)g;
+		FUZZ_ASSERT(*at(m.beyond, d) == beyond, "+%ld offered with beyond %d, model %d",
+			    d, *at(m.beyond, d), beyond);
+		if (!beyond || d % 3 == 0)
 			continue;	/* left: not marked, may come again */
 		*at(m.lost, d) = true;
 		want++;

@@ -534,8 +534,10 @@ static void note_acked(void *ctx, u32 psn)
 		acked_list[acked_n++] = psn;
 }
 
-static bool note_lost(void *ctx, u32 psn)
+static bool note_lost(void *ctx, u32 psn, bool beyond)
 {
+	if (!beyond)
+		return false;
 	note_acked(ctx, psn);
 	return true;
 }
@@ -771,8 +773,10 @@ static void mdl_acked(void *ctx, u32 psn)
 	mdl.acked[mdl_idx(psn)] = 1;
 }
 
-static bool mdl_lost(void *ctx, u32 psn)
+static bool mdl_lost(void *ctx, u32 psn, bool beyond)
 {
+	if (!beyond)
+		return false;
 	if (mdl.acked[mdl_idx(psn)] || mdl.lost[mdl_idx(psn)]++)
 		mdl.bad++;
 	return true;
@@ -1531,6 +1535,261 @@ static void eng_fresh(struct nscc *cc, const struct nscc_params *np, struct mrt_
  * tx_batch_max_pkts; a retransmission or a change of the EV's state ends
  * one; 0 or 1 turns them off.
  */
+/* One packet, new or the queued retransmission, on EV ev at t. */
+static void rack_send(struct mrt_snd *snd, const struct mrt_snd_dest *d,
+		      const struct mrt_snd_cfg *cfg, u16 ev, u64 t)
+{
+	struct mrt_snd_tx tx;
+
+	if (mrt_snd_pick(snd, d, t, 1, 4096, cfg, &eng_ops, NULL, &tx) != MRT_SND_SEND)
+		abort();
+	tx.ev = ev;
+	tx.batch = false;
+	tx.batch_pkts = 1;
+	mrt_snd_sent(snd, d, &tx, t, 4096, false, cfg, &eng_ops, NULL);
+}
+
+/* Loss detection that tolerates spraying (engine.h, struct mrt_ev_rack):
+ * ordering evidence per EV or the page's gap, and time.
+ */
+static void t_engine_rack(void)
+{
+	struct mrt_snd_cfg cfg = {
+		.rto_min_us = 10000, .rto_max_us = 100000, .retry_budget = 8,
+		.sack_loss_min_retx_pkts = 2, .rack = true, .rack_reo_wnd_thou = 250,
+	};
+	static struct mrt_ev_rack rack[2];
+	const u64 us = 1000, t0 = 1000000;
+	struct mrt_snd_timer_res tr;
+	struct mrt_snd_ack_res res;
+	struct nscc_params np;
+	struct mrt_evset evs;
+	struct mrt_snd_dest d;
+	struct mrt_snd snd;
+	struct mrt_rx rx;
+	static struct nscc cc;
+	struct mrt_pkt a;
+	u32 psn;
+	bool ok;
+
+	nscc_params_init(&np, NSCC_FLAVOUR_MRC);
+	nscc_init(&cc, &np, 4096, 0);
+	ev_init(&evs, 2, MRT_EV_RR);
+	d.cc = &cc;
+	d.evs = &evs;
+	memset(&eng, 0, sizeof(eng));
+	memset(eng_slots, 0, sizeof(eng_slots));
+	memset(rack, 0, sizeof(rack));
+	mrt_snd_init(&snd, 0, 64, eng_slots, eng_rtxq, eng_acked_bits, eng_lost_bits,
+		     eng_ref);
+	mrt_snd_set_rack(&snd, rack, 2);
+	mrt_rx_init(&rx, 0, 64, eng_rx_bits);
+
+	/* EV 0 is a path of 10 us, EV 1 one of 1 ms: PSN 0 on EV 1, 1 on
+	 * EV 0, each answered after its path's RTT
+	 */
+	rack_send(&snd, &d, &cfg, 1, t0);
+	rack_send(&snd, &d, &cfg, 0, t0);
+	mrt_rx_accept(&rx, 1, 4096);
+	a = eng_ack_of(&rx, 1, mrt_ev_port(&evs, 0), false);
+	mrt_snd_ack(&snd, &d, &a, t0 + 10 * us, &cfg, &eng_ops, NULL, &res);
+	mrt_rx_accept(&rx, 0, 4096);
+	a = eng_ack_of(&rx, 0, mrt_ev_port(&evs, 1), false);
+	mrt_snd_ack(&snd, &d, &a, t0 + 1000 * us, &cfg, &eng_ops, NULL, &res);
+	tap_ok(rack[0].rtt_ns == 10 * us && rack[1].rtt_ns == 1000 * us &&
+	       snd.rtt_min_ns == 10 * us && !eng.sack_lost,
+	       "rack: each EV keeps the RTT of its latest transmission acknowledged; the least RTT is the PDC's");
+
+	/* PSNs 2..5 at t1: 2 and 4 on the slow EV, 3 and 5 on the fast one,
+	 * whose ACKs come first: the gap (2) holds for PSN 2 at once
+	 */
+	{
+		const u64 t1 = t0 + 2000 * us;
+
+		rack_send(&snd, &d, &cfg, 1, t1);
+		rack_send(&snd, &d, &cfg, 0, t1);
+		rack_send(&snd, &d, &cfg, 1, t1);
+		rack_send(&snd, &d, &cfg, 0, t1);
+		for (psn = 3; psn <= 5; psn += 2) {
+			mrt_rx_accept(&rx, psn, 4096);
+			a = eng_ack_of(&rx, psn, mrt_ev_port(&evs, 0), false);
+			mrt_snd_ack(&snd, &d, &a, t1 + 10 * us, &cfg, &eng_ops, NULL, &res);
+		}
+		tap_ok(!eng.sack_lost && !snd.rtxq_len && res.rack_at > t1 + 1000 * us &&
+		       res.rack_at <= t1 + 1000 * us + 1000 * us / 4,
+		       "rack: PSN 2, 3 PSNs below one acknowledged on a faster EV, is not presumed lost while its own EV's RTT and the window have not passed (the PDC's timer is asked for then)");
+		mrt_snd_timer(&snd, &d, t1 + 500 * us, true, &cfg, &eng_ops, NULL, &tr);
+		ok = !eng.sack_lost && !tr.expired && tr.next == res.rack_at;
+		mrt_rx_accept(&rx, 2, 4096);
+		mrt_rx_accept(&rx, 4, 4096);
+		a = eng_ack_of(&rx, 4, mrt_ev_port(&evs, 1), false);
+		mrt_snd_ack(&snd, &d, &a, t1 + 1000 * us, &cfg, &eng_ops, NULL, &res);
+		tap_ok(ok && !eng.sack_lost && snd.tx.una == 6 && res.rack_at == U64_MAX &&
+		       !res.false_lost,
+		       "rack: the slow EV's packets arrive in their time: nothing presumed, nothing sent again");
+
+		/* the page's rule alone: the same pattern presumes PSN 6 lost
+		 * the moment the gap holds
+		 */
+		cfg.rack = false;
+		rack_send(&snd, &d, &cfg, 1, t1 + 2000 * us);
+		for (psn = 7; psn <= 9; psn++) {
+			rack_send(&snd, &d, &cfg, 0, t1 + 2000 * us);
+			mrt_rx_accept(&rx, psn, 4096);
+			a = eng_ack_of(&rx, psn, mrt_ev_port(&evs, 0), false);
+			mrt_snd_ack(&snd, &d, &a, t1 + 2010 * us, &cfg, &eng_ops, NULL, &res);
+		}
+		tap_ok(eng.sack_lost == 1 && snd.rtxq_len == 1 && snd.rtxq[snd.rtxq_head] == 6,
+		       "rack_enabled 0: the MRC page's gap alone presumes the slow EV's PSN 6 lost at once");
+		/* ... which proves false: the original's ACK comes after the
+		 * retransmission went
+		 */
+		cfg.rack = true;
+		rack_send(&snd, &d, &cfg, 0, t1 + 2020 * us);
+		mrt_rx_accept(&rx, 6, 4096);
+		a = eng_ack_of(&rx, 6, mrt_ev_port(&evs, 1), false);
+		mrt_snd_ack(&snd, &d, &a, t1 + 2030 * us, &cfg, &eng_ops, NULL, &res);
+		tap_ok(res.false_lost == 1 && snd.tx.una == 10,
+		       "an ACK of the original after the retransmission went: a false presumption, counted");
+		tap_ok(mrt_snd_reo_ns(&snd, &cfg) == 10 * us / 4 + 10 * us,
+		       "the reordering window grows to a quarter of the least RTT and the 10 us the ACK came after the retransmission");
+	}
+
+	/* ordering within one EV: PSNs 10 and 11 go together on the fast
+	 * EV; 11 arrives, 10 not: far below the gap, yet presumed lost once
+	 * the window has passed
+	 */
+	{
+		const u64 t2 = t0 + 10000 * us;
+		s64 full;
+		u64 at;
+
+		rack_send(&snd, &d, &cfg, 0, t2);
+		rack_send(&snd, &d, &cfg, 0, t2);
+		mrt_rx_accept(&rx, 11, 4096);
+		a = eng_ack_of(&rx, 11, mrt_ev_port(&evs, 0), false);
+		cfg.sack_loss_min_retx_pkts = 512;
+		mrt_snd_ack(&snd, &d, &a, t2 + 10 * us, &cfg, &eng_ops, NULL, &res);
+		at = res.rack_at;
+		ok = eng.sack_lost == 1 && at == t2 + 10 * us + mrt_snd_reo_ns(&snd, &cfg);
+		mrt_snd_timer(&snd, &d, at - 1, true, &cfg, &eng_ops, NULL, &tr);
+		ok &= eng.sack_lost == 1 && tr.next == at;
+		mrt_snd_timer(&snd, &d, at, true, &cfg, &eng_ops, NULL, &tr);
+		tap_ok(ok && eng.sack_lost == 2 && !tr.expired && snd.rtxq_len == 1 &&
+		       snd.rtxq[snd.rtxq_head] == 10 &&
+		       mrt_snd_slot(&snd, 10)->flags & MRT_SLOT_PRESUMED &&
+		       !(mrt_snd_slot(&snd, 10)->flags & MRT_SLOT_INFLIGHT),
+		       "rack: a later packet on the same EV acknowledged presumes PSN 10 lost with no gap, by the PDC's timer once the window has passed (a loss, no expiry)");
+		/* sent again; the retransmission's ACK shows nothing false */
+		rack_send(&snd, &d, &cfg, 1, at);
+		mrt_rx_accept(&rx, 10, 4096);
+		a = eng_ack_of(&rx, 10, mrt_ev_port(&evs, 1), true);
+		mrt_snd_ack(&snd, &d, &a, at + 1000 * us, &cfg, &eng_ops, NULL, &res);
+		tap_ok(!res.false_lost && snd.tx.una == 12 && rack[1].sent_ns == at,
+		       "its retransmission's ACK (RETX echoed) is no false presumption, and times its new EV");
+		snd.reo_learnt_ns = 1000000 * us;
+		tap_ok(mrt_snd_reo_ns(&snd, &cfg) ==
+		       (u64)(snd.rto.srtt8 / 8 + snd.rto.rttvar4) * us,
+		       "rack: the reordering window is never more than the smoothed RTT and four times its variation");
+
+		/* 16 ACKs that each presume a loss (PSN p on the fast EV,
+		 * then p + 1 on it 1 ms later, which alone arrives), none
+		 * proved false: an eighth off the window
+		 */
+		snd.reo_learnt_ns = 64 * us;
+		snd.reo_clean = 0;
+		ok = true;
+		for (psn = 12, at = t2 + 2000 * us; psn < 12 + 2 * 16; psn += 2, at += 3000 * us) {
+			u32 lost = eng.sack_lost;
+
+			ok &= snd.reo_learnt_ns == 64 * us;
+			rack_send(&snd, &d, &cfg, 0, at);
+			rack_send(&snd, &d, &cfg, 0, at + 1000 * us);
+			mrt_rx_accept(&rx, psn + 1, 4096);
+			a = eng_ack_of(&rx, psn + 1, mrt_ev_port(&evs, 0), false);
+			mrt_snd_ack(&snd, &d, &a, at + 1010 * us, &cfg, &eng_ops, NULL, &res);
+			ok &= eng.sack_lost == lost + 1 && !res.false_lost;
+			rack_send(&snd, &d, &cfg, 0, at + 1010 * us);
+			mrt_rx_accept(&rx, psn, 4096);
+			a = eng_ack_of(&rx, psn, mrt_ev_port(&evs, 0), true);
+			mrt_snd_ack(&snd, &d, &a, at + 1020 * us, &cfg, &eng_ops, NULL, &res);
+			ok &= !res.false_lost && snd.tx.una == psn + 2;
+		}
+		tap_ok(ok && snd.reo_learnt_ns == 56 * us,
+		       "rack: 16 ACKs that presume losses, none proved false, take an eighth off the reordering window");
+
+		/* Eifel's test: PSN 44 presumed lost and sent again, then an
+		 * ACK answering PSN 46, sent before that retransmission, which
+		 * reports 44: the original had arrived
+		 */
+		rack_send(&snd, &d, &cfg, 0, at);			/* 44 */
+		rack_send(&snd, &d, &cfg, 0, at);			/* 45 */
+		rack_send(&snd, &d, &cfg, 1, at);			/* 46 */
+		mrt_rx_accept(&rx, 45, 4096);
+		a = eng_ack_of(&rx, 45, mrt_ev_port(&evs, 0), false);
+		mrt_snd_ack(&snd, &d, &a, at + 1000 * us, &cfg, &eng_ops, NULL, &res);
+		mrt_snd_timer(&snd, &d, res.rack_at, true, &cfg, &eng_ops, NULL, &tr);
+		ok = snd.rtxq_len == 1 && snd.rtxq[snd.rtxq_head] == 44;
+		rack_send(&snd, &d, &cfg, 1, res.rack_at);		/* 44 again */
+		mrt_rx_accept(&rx, 44, 4096);
+		mrt_rx_accept(&rx, 46, 4096);
+		a = eng_ack_of(&rx, 46, mrt_ev_port(&evs, 1), false);
+		mrt_snd_ack(&snd, &d, &a, res.rack_at + 500 * us, &cfg, &eng_ops, NULL, &res);
+		tap_ok(ok && res.false_lost == 1 && snd.tx.una == 47,
+		       "rack: an ACK answering a packet sent before the retransmission, reporting the packet, proves its presumption false (Eifel's test)");
+
+		/* a batch's stamps spread at a rate below the device's may
+		 * invert order on an EV: new packets there are ordered by
+		 * PSN (47 stamped after 48, 48 acknowledged: 47 went first)
+		 */
+		at = t2 + 500000 * us;
+		rack_send(&snd, &d, &cfg, 0, at + 100 * us);		/* 47 */
+		rack_send(&snd, &d, &cfg, 0, at);			/* 48 */
+		mrt_rx_accept(&rx, 48, 4096);
+		a = eng_ack_of(&rx, 48, mrt_ev_port(&evs, 0), false);
+		mrt_snd_ack(&snd, &d, &a, at + 1000 * us, &cfg, &eng_ops, NULL, &res);
+		mrt_snd_timer(&snd, &d, res.rack_at, true, &cfg, &eng_ops, NULL, &tr);
+		tap_ok(res.rack_at != U64_MAX && snd.rtxq_len == 1 &&
+		       snd.rtxq[snd.rtxq_head] == 47 && rack[0].first,
+		       "rack: new packets on one EV are ordered by PSN, not by their (estimated) departures");
+		rack_send(&snd, &d, &cfg, 1, res.rack_at);
+		mrt_rx_accept(&rx, 47, 4096);
+		a = eng_ack_of(&rx, 47, mrt_ev_port(&evs, 1), true);
+		mrt_snd_ack(&snd, &d, &a, res.rack_at + 100 * us, &cfg, &eng_ops, NULL, &res);
+
+		/* uet: a presumption keeps the packet in flight; if it cannot
+		 * go (the window full) and no ACK comes, its timer still
+		 * expires and takes it out
+		 */
+		nscc_params_init(&np, NSCC_FLAVOUR_UET);
+		nscc_init(&cc, &np, 4096, 0);
+		memset(eng_slots, 0, sizeof(eng_slots));
+		memset(rack, 0, sizeof(rack));
+		mrt_snd_init(&snd, 0, 64, eng_slots, eng_rtxq, eng_acked_bits, eng_lost_bits,
+			     eng_ref);
+		mrt_snd_set_rack(&snd, rack, 2);
+		mrt_rx_init(&rx, 0, 64, eng_rx_bits);
+		rack_send(&snd, &d, &cfg, 0, t2);
+		rack_send(&snd, &d, &cfg, 0, t2);
+		mrt_rx_accept(&rx, 1, 4096);
+		a = eng_ack_of(&rx, 1, mrt_ev_port(&evs, 0), false);
+		mrt_snd_ack(&snd, &d, &a, t2 + 10 * us, &cfg, &eng_ops, NULL, &res);
+		mrt_snd_timer(&snd, &d, res.rack_at, true, &cfg, &eng_ops, NULL, &tr);
+		ok = snd.rtxq_len == 1 && cc.inflight == 4096 && !tr.expired &&
+		     mrt_snd_slot(&snd, 0)->flags & MRT_SLOT_INFLIGHT;
+		cc.inflight = (s64)cc.cwnd;	/* the window full */
+		full = cc.inflight;
+		at = mrt_snd_deadline(&snd, mrt_snd_slot(&snd, 0), mrt_snd_rto_us(&snd, &cfg),
+				      &cfg);
+		ok &= tr.next == at;
+		mrt_snd_timer(&snd, &d, at, true, &cfg, &eng_ops, NULL, &tr);
+		tap_ok(ok && tr.expired == 1 && snd.rtxq_len == 1 &&
+		       !(mrt_snd_slot(&snd, 0)->flags & MRT_SLOT_INFLIGHT) &&
+		       mrt_snd_slot(&snd, 0)->cause == MRT_RTX_RTO && cc.inflight == full - 4096,
+		       "rack, uet: a packet presumed lost stays in flight, queued; with the window full and no ACK its timer still expires and takes it out of flight");
+	}
+}
+
 static void t_engine_batches(void)
 {
 	struct mrt_snd_cfg cfg = {
@@ -2027,6 +2286,7 @@ int main(void)
 	t_engine();
 	t_engine_pages();
 	t_engine_batches();
+	t_engine_rack();
 	t_marking();
 	t_rx_room();
 	return tap_finish();

@@ -69,7 +69,8 @@ for fam in "${fams[@]}"; do
 	data=$(d data_pkts_out)
 	log "# IPv$fam: $n messages, $(jq .bytes "$MRT_J/$tag.srv") bytes, $data data packets," \
 		"$rtx presumed lost and queued again ($(awk -v r="$rtx" -v d="$data" 'BEGIN { printf "%.3f", d ? r / d : 0 }')" \
-		"per data packet: sack $(d total_rtx_sack), rto $(d rtx_rto)), path 1 flapped" \
+		"per data packet: sack $(d total_rtx_sack) (presumptions $(d sack_losses), proved false" \
+		"$(d sack_losses_false)), rto $(d rtx_rto)), path 1 flapped" \
 		"$(cat "$hold.flaps") times; EVs to ASSUMED_BAD $(d ev_to_assumed_bad), probed good" \
 		"$(d ev_probed_good), RTO events $(d total_rto_events); the receiver:" \
 		"$(rd data_pkts_in) data packets, $(rd dup_pkts_in) duplicates"
