@@ -528,6 +528,24 @@ enum mrt_snd_nack_verdict mrt_snd_nack(struct mrt_snd *s,
 	return MRT_SND_NACK_WAIT;
 }
 
+/* Whether sl's expiry shows its path losing packets, not merely queueing
+ * them: a transmission that left after it on its EV has been acknowledged
+ * (it was overtaken on one path: lost), or the latest acknowledged on its
+ * EV took less than half the RTO (the path answers well within it, and
+ * did not).  With nothing acknowledged on the EV yet, it does.
+ */
+static bool mrt_rto_lossy(const struct mrt_snd *s, const struct mrt_slot *sl,
+			  u32 psn, u32 rto_us)
+{
+	const struct mrt_ev_rack *r;
+
+	if (sl->ev >= s->rack_n || !s->rack[sl->ev].sent_ns)
+		return true;
+	r = &s->rack[sl->ev];
+	return mrt_rack_before(sl, psn, r) ||
+	       (u64)r->rtt_ns * 2 < (u64)rto_us * NSEC_PER_USEC;
+}
+
 void mrt_snd_timer(struct mrt_snd *s, const struct mrt_snd_dest *d, u64 now,
 		   bool peer_known, const struct mrt_snd_cfg *cfg,
 		   const struct mrt_snd_ops *ops, void *ctx,
@@ -546,6 +564,7 @@ void mrt_snd_timer(struct mrt_snd *s, const struct mrt_snd_dest *d, u64 now,
 	unsigned int expired = 0, n = 0;
 	u32 psn, rto_us = mrt_snd_rto_us(s, cfg);
 
+	res->slow = 0;
 	/* what the SACKs presume lost by now, before the timers: such a
 	 * packet is queued, no expiry
 	 */
@@ -606,13 +625,21 @@ void mrt_snd_timer(struct mrt_snd *s, const struct mrt_snd_dest *d, u64 now,
 			mrt_rtxq_add(s, psn, MRT_RTX_RTO);
 		if (sl->rtos < U8_MAX)
 			sl->rtos++;
-		/* an RTO makes its EV ASSUMED_BAD, once the peer has
-		 * answered (before, it may be the peer that is not there)
+		/* an RTO that shows the path losing packets makes its EV
+		 * ASSUMED_BAD, once the peer has answered (before, it may be
+		 * the peer that is not there); one on a path merely slow is
+		 * a loss on it, toward ev_bad_losses
 		 */
 		if (peer_known) {
+			bool lossy = mrt_rto_lossy(s, sl, psn, rto_us);
+
 			ops->lock(ctx);
-			mrt_ev_rto(d->evs, sl->ev, now);
+			if (lossy)
+				mrt_ev_rto(d->evs, sl->ev, now);
+			else
+				mrt_ev_loss(d->evs, sl->ev, now);
 			ops->unlock(ctx);
+			res->slow += !lossy;
 		}
 		expired++;
 		if (++n == 1024) {	/* bounded: the rest in a moment */

@@ -322,15 +322,19 @@ enum mrt_snd_nack_verdict mrt_snd_nack(struct mrt_snd *s,
 /* What a timer expiry at now did. */
 struct mrt_snd_timer_res {
 	unsigned int expired;	/* packets whose timer expired */
+	unsigned int slow;	/* ... of them on a path merely slow, not
+				 * taken as its losing packets
+				 */
 	u32 rto_us;		/* the RTO they had */
 	u64 next;		/* the next deadline, U64_MAX: none */
 };
 
-/* Queues every packet whose timer has expired (an RTO: its EV becomes
- * ASSUMED_BAD once the peer has answered, peer_known) and those whose
- * wait is over; at most 1024 per call (next is then now).  With rack on,
- * first the packets the SACKs presume lost by now (mrt_snd_ack()'s
- * rack_at), as an ACK would.
+/* Queues every packet whose timer has expired (an RTO: once the peer has
+ * answered, peer_known, its EV becomes ASSUMED_BAD if the expiry shows
+ * the path losing packets, else it is a loss on the EV; engine.c's
+ * mrt_rto_lossy()) and those whose wait is over; at most 1024 per call
+ * (next is then now).  With rack on, first the packets the SACKs presume
+ * lost by now (mrt_snd_ack()'s rack_at), as an ACK would.
  */
 void mrt_snd_timer(struct mrt_snd *s, const struct mrt_snd_dest *d, u64 now,
 		   bool peer_known, const struct mrt_snd_cfg *c,

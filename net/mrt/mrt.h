@@ -102,6 +102,7 @@ static inline void mrt_nscc_params(const u32 *v, struct nscc_params *p)
 	EM(MRT_S_RTX_TRIM, rtx_trim)					\
 	EM(MRT_S_RTX_RTO, rtx_rto)					\
 	EM(MRT_S_RTO_EVENTS, total_rto_events)				\
+	EM(MRT_S_RTO_SLOW, rto_ev_slow)					\
 	EM(MRT_S_QA, total_qa_count)					\
 	EM(MRT_S_FI, total_fi_count)					\
 	EM(MRT_S_RETRY_EXHAUSTED, retry_budget_exhausted)		\

@@ -1818,6 +1818,8 @@ static enum hrtimer_restart mrt_pdc_timer(struct hrtimer *t)
 	sd = mrt_snd_dest_of(pdc);
 	mrt_snd_timer(&pdc->snd, &sd, now, pdc->rid, &cfg, &mrt_snd_ops, pdc,
 		      &res);
+	if (res.slow)
+		mrt_stat(mn, MRT_S_RTO_SLOW, res.slow);
 	mrt_pdc_push(pdc, &out);
 	/* the earlier of next and what push armed (hrtimer_start() from
 	 * the callback requeues the timer; it is never restarted here)

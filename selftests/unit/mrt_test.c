@@ -1549,6 +1549,18 @@ static void rack_send(struct mrt_snd *snd, const struct mrt_snd_dest *d,
 	mrt_snd_sent(snd, d, &tx, t, 4096, false, cfg, &eng_ops, NULL);
 }
 
+/* A new sending PDC from PSN 0 with its RACK state for 2 EVs, and its
+ * receiver.
+ */
+static void rack_pdc(struct mrt_snd *snd, struct mrt_ev_rack *rack, struct mrt_rx *rx)
+{
+	memset(eng_slots, 0, sizeof(eng_slots));
+	memset(rack, 0, 2 * sizeof(*rack));
+	mrt_snd_init(snd, 0, 64, eng_slots, eng_rtxq, eng_acked_bits, eng_lost_bits, eng_ref);
+	mrt_snd_set_rack(snd, rack, 2);
+	mrt_rx_init(rx, 0, 64, eng_rx_bits);
+}
+
 /* Loss detection that tolerates spraying (engine.h, struct mrt_ev_rack):
  * ordering evidence per EV or the page's gap, and time.
  */
@@ -1578,12 +1590,7 @@ static void t_engine_rack(void)
 	d.cc = &cc;
 	d.evs = &evs;
 	memset(&eng, 0, sizeof(eng));
-	memset(eng_slots, 0, sizeof(eng_slots));
-	memset(rack, 0, sizeof(rack));
-	mrt_snd_init(&snd, 0, 64, eng_slots, eng_rtxq, eng_acked_bits, eng_lost_bits,
-		     eng_ref);
-	mrt_snd_set_rack(&snd, rack, 2);
-	mrt_rx_init(&rx, 0, 64, eng_rx_bits);
+	rack_pdc(&snd, rack, &rx);
 
 	/* EV 0 is a path of 10 us, EV 1 one of 1 ms: PSN 0 on EV 1, 1 on
 	 * EV 0, each answered after its path's RTT
@@ -1763,12 +1770,7 @@ static void t_engine_rack(void)
 		 */
 		nscc_params_init(&np, NSCC_FLAVOUR_UET);
 		nscc_init(&cc, &np, 4096, 0);
-		memset(eng_slots, 0, sizeof(eng_slots));
-		memset(rack, 0, sizeof(rack));
-		mrt_snd_init(&snd, 0, 64, eng_slots, eng_rtxq, eng_acked_bits, eng_lost_bits,
-			     eng_ref);
-		mrt_snd_set_rack(&snd, rack, 2);
-		mrt_rx_init(&rx, 0, 64, eng_rx_bits);
+		rack_pdc(&snd, rack, &rx);
 		rack_send(&snd, &d, &cfg, 0, t2);
 		rack_send(&snd, &d, &cfg, 0, t2);
 		mrt_rx_accept(&rx, 1, 4096);
@@ -1787,6 +1789,39 @@ static void t_engine_rack(void)
 		       !(mrt_snd_slot(&snd, 0)->flags & MRT_SLOT_INFLIGHT) &&
 		       mrt_snd_slot(&snd, 0)->cause == MRT_RTX_RTO && cc.inflight == full - 4096,
 		       "rack, uet: a packet presumed lost stays in flight, queued; with the window full and no ACK its timer still expires and takes it out of flight");
+
+		/* an RTO is evidence that its path loses packets only if the
+		 * path answers well within the RTO: EV 1 took 12 ms, EV 0
+		 * 1 ms, the RTO is 20 ms
+		 */
+		ev_init(&evs, 2, MRT_EV_RR);
+		nscc_init(&cc, &np, 4096, 0);
+		rack_pdc(&snd, rack, &rx);
+		snd.rto.srtt8 = 8 * 10000;
+		snd.rto.rttvar4 = 0;
+		rack[0] = (struct mrt_ev_rack){ .sent_ns = t2 - 1, .rtt_ns = 1000 * us,
+						.first = true };
+		rack[1] = (struct mrt_ev_rack){ .sent_ns = t2 - 1, .rtt_ns = 12000 * us,
+						.first = true };
+		rack_send(&snd, &d, &cfg, 1, t2);
+		mrt_snd_timer(&snd, &d, t2 + 20000 * us, true, &cfg, &eng_ops, NULL, &tr);
+		tap_ok(tr.expired == 1 && tr.slow == 1 && evs.ev[1].state == MRT_EV_GOOD &&
+		       evs.ev[1].losses == 1 && snd.rtxq_len == 1,
+		       "an RTO on an EV whose last RTT was over half the RTO (slow, not lossy): sent again, a loss on the EV, the EV still GOOD");
+		rack_send(&snd, &d, &cfg, 0, t2 + 20000 * us);
+		rack_send(&snd, &d, &cfg, 0, t2 + 20000 * us);
+		mrt_snd_timer(&snd, &d, t2 + 40000 * us, true, &cfg, &eng_ops, NULL, &tr);
+		tap_ok(tr.expired == 1 && !tr.slow && evs.ev[0].state == MRT_EV_ASSUMED_BAD,
+		       "an RTO on an EV that answered in 1 ms: evidence that the path loses packets, ASSUMED_BAD");
+		ev_init(&evs, 2, MRT_EV_RR);
+		rack_pdc(&snd, rack, &rx);
+		snd.rto.srtt8 = 8 * 10000;
+		snd.rto.rttvar4 = 0;
+		rack_send(&snd, &d, &cfg, 1, t2);
+		rack[1] = (struct mrt_ev_rack){ .sent_ns = t2 + 1, .rtt_ns = 12000 * us };
+		mrt_snd_timer(&snd, &d, t2 + 20000 * us, true, &cfg, &eng_ops, NULL, &tr);
+		tap_ok(tr.expired == 1 && !tr.slow && evs.ev[1].state == MRT_EV_ASSUMED_BAD,
+		       "an RTO on a slow EV that delivered a packet sent after it: lost, not queued, ASSUMED_BAD");
 	}
 }
 
