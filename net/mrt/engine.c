@@ -142,7 +142,8 @@ static void mrt_rack_update(struct mrt_ack_ctx *c, const struct mrt_slot *sl,
 	struct mrt_ev_rack *r;
 	s64 rtt;
 
-	if (sl->ev >= c->s->rack_n)
+	/* (not a SYN packet's: it holds the peer's setup) */
+	if (sl->ev >= c->s->rack_n || sl->flags & MRT_SLOT_SYN)
 		return;
 	r = &c->s->rack[sl->ev];
 	rtt = c->now - sl->sent_ns;
@@ -528,22 +529,41 @@ enum mrt_snd_nack_verdict mrt_snd_nack(struct mrt_snd *s,
 	return MRT_SND_NACK_WAIT;
 }
 
-/* Whether sl's expiry shows its path losing packets, not merely queueing
- * them: a transmission that left after it on its EV has been acknowledged
- * (it was overtaken on one path: lost), or the latest acknowledged on its
- * EV took less than half the RTO (the path answers well within it, and
- * did not).  With nothing acknowledged on the EV yet, it does.
+/* Whether sl's expiry, after waiting wait_ns, shows its path losing
+ * packets, not merely queueing them: a transmission that left after it on
+ * its EV has been acknowledged (it was overtaken on one path: lost), or
+ * the latest acknowledged on its EV took less than half the wait (the
+ * path answers well within it, and did not).  It does too with no such
+ * evidence, or only evidence older than the wait before the packet left,
+ * or with ev_bad_losses 0 (no losses would ever make the EV bad).
  */
-static bool mrt_rto_lossy(const struct mrt_snd *s, const struct mrt_slot *sl,
-			  u32 psn, u32 rto_us)
+static bool mrt_rto_lossy(const struct mrt_snd *s, const struct mrt_snd_dest *d,
+			  const struct mrt_slot *sl, u32 psn, u64 wait_ns)
 {
 	const struct mrt_ev_rack *r;
 
-	if (sl->ev >= s->rack_n || !s->rack[sl->ev].sent_ns)
+	if (sl->ev >= s->rack_n || !s->rack[sl->ev].sent_ns ||
+	    !d->evs->p.bad_losses)
 		return true;
 	r = &s->rack[sl->ev];
-	return mrt_rack_before(sl, psn, r) ||
-	       (u64)r->rtt_ns * 2 < (u64)rto_us * NSEC_PER_USEC;
+	if ((s64)(sl->sent_ns - r->sent_ns) > (s64)wait_ns)
+		return true;
+	return mrt_rack_before(sl, psn, r) || (u64)r->rtt_ns * 2 < wait_ns;
+}
+
+/* A slow expiry is one loss on its EV per round: not again for packets
+ * that left before the last one charged (a batch, or a queue's worth,
+ * expiring together is one piece of evidence).
+ */
+static bool mrt_rto_slow_charge(struct mrt_snd *s, const struct mrt_slot *sl,
+				u64 now)
+{
+	struct mrt_ev_rack *r = &s->rack[sl->ev];
+
+	if (r->slow_at && (s64)(sl->sent_ns - r->slow_at) <= 0)
+		return false;
+	r->slow_at = now;
+	return true;
 }
 
 void mrt_snd_timer(struct mrt_snd *s, const struct mrt_snd_dest *d, u64 now,
@@ -631,14 +651,16 @@ void mrt_snd_timer(struct mrt_snd *s, const struct mrt_snd_dest *d, u64 now,
 		 * a loss on it, toward ev_bad_losses
 		 */
 		if (peer_known) {
-			bool lossy = mrt_rto_lossy(s, sl, psn, rto_us);
+			bool lossy = mrt_rto_lossy(s, d, sl, psn, at - sl->sent_ns);
 
-			ops->lock(ctx);
-			if (lossy)
-				mrt_ev_rto(d->evs, sl->ev, now);
-			else
-				mrt_ev_loss(d->evs, sl->ev, now);
-			ops->unlock(ctx);
+			if (lossy || mrt_rto_slow_charge(s, sl, now)) {
+				ops->lock(ctx);
+				if (lossy)
+					mrt_ev_rto(d->evs, sl->ev, now);
+				else
+					mrt_ev_loss(d->evs, sl->ev, now);
+				ops->unlock(ctx);
+			}
 			res->slow += !lossy;
 		}
 		expired++;

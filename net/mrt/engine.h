@@ -166,6 +166,9 @@ struct mrt_ev_rack {
 	u32 rtt_ns;		/* its RTT, at most U32_MAX */
 	u32 psn;		/* its PSN (orders a batch's equal stamps) */
 	bool first;		/* it was a first transmission */
+	u64 slow_at;		/* when an expiry on the EV was last
+				 * charged as slow (mrt_snd_timer())
+				 */
 };
 
 /* The destination's shared state. */
@@ -331,8 +334,8 @@ struct mrt_snd_timer_res {
 
 /* Queues every packet whose timer has expired (an RTO: once the peer has
  * answered, peer_known, its EV becomes ASSUMED_BAD if the expiry shows
- * the path losing packets, else it is a loss on the EV; engine.c's
- * mrt_rto_lossy()) and those whose wait is over; at most 1024 per call
+ * the path losing packets, else it is a loss on the EV, one per batch or
+ * queue; engine.c's mrt_rto_lossy()) and those whose wait is over; at most 1024 per call
  * (next is then now).  With rack on, first the packets the SACKs presume
  * lost by now (mrt_snd_ack()'s rack_at), as an ACK would.
  */

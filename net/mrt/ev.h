@@ -9,7 +9,8 @@
  *   SKIP         recent congestion on it (an ECN echo or a trim NACK
  *                charged to it): passed over while a credit drains, one
  *                per pass, then GOOD again;
- *   ASSUMED_BAD  an RTO, or ev_bad_losses losses in a row, on it: no data;
+ *   ASSUMED_BAD  an RTO that shows the path losing packets (the engine's
+ *                judgement), or ev_bad_losses losses in a row: no data;
  *                probed with exponential backoff, GOOD on a probe's answer;
  *   DENIED       set by an administrator only, never undone here, never
  *                probed; allow() makes it GOOD.

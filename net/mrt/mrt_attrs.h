@@ -77,7 +77,7 @@ MRT_ATTR(ev_count, U32, 32, 1, 256, "",
 MRT_ATTR(ev_policy, EV_POLICY, 0, 0, 1, "",
 	 "How each packet's EV is picked: rr (permuted round robin), reps (clean EVs first)")
 MRT_ATTR(ev_bad_losses, U32, 4, 0, 255, "losses",
-	 "Losses in a row on one EV that make it ASSUMED_BAD (an RTO on it always does); 0: never")
+	 "Losses in a row that make an EV ASSUMED_BAD (so does an RTO showing loss); 0: never")
 MRT_ATTR(trigger_logging_on_rtt_enable, BOOL, 0, 0, 1, "",
 	 "1: a PDC's packets are logged (mrt:mrt_rtt_log) once an RTT on it reaches the threshold")
 MRT_ATTR(trigger_logging_on_rtt_threshold_ns, U32, 100000, 0, 1000000000, "ns",

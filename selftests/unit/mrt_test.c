@@ -1581,7 +1581,7 @@ static void t_engine_rack(void)
 	struct mrt_rx rx;
 	static struct nscc cc;
 	struct mrt_pkt a;
-	u32 psn;
+	u32 psn, i;
 	bool ok;
 
 	nscc_params_init(&np, NSCC_FLAVOUR_MRC);
@@ -1822,6 +1822,36 @@ static void t_engine_rack(void)
 		mrt_snd_timer(&snd, &d, t2 + 20000 * us, true, &cfg, &eng_ops, NULL, &tr);
 		tap_ok(tr.expired == 1 && !tr.slow && evs.ev[1].state == MRT_EV_ASSUMED_BAD,
 		       "an RTO on a slow EV that delivered a packet sent after it: lost, not queued, ASSUMED_BAD");
+
+		/* a batch of four on the slow EV expires together: one loss
+		 * (ev_bad_losses 3 here), the EV still GOOD; evidence older
+		 * than the wait before the packet left is none: lossy
+		 */
+		ev_init(&evs, 2, MRT_EV_RR);
+		rack_pdc(&snd, rack, &rx);
+		snd.rto.srtt8 = 8 * 10000;
+		snd.rto.rttvar4 = 0;
+		rack[1] = (struct mrt_ev_rack){ .sent_ns = t2 - 1, .rtt_ns = 12000 * us,
+						.first = true };
+		for (i = 0; i < 4; i++)
+			rack_send(&snd, &d, &cfg, 1, t2 + i);
+		mrt_snd_timer(&snd, &d, t2 + 20000 * us, true, &cfg, &eng_ops, NULL, &tr);
+		ok = tr.expired == 1 && tr.slow == 1;
+		mrt_snd_timer(&snd, &d, t2 + 20000 * us + 3, true, &cfg, &eng_ops, NULL, &tr);
+		tap_ok(ok && tr.expired == 3 && tr.slow == 3 && evs.ev[1].losses == 1 &&
+		       evs.ev[1].state == MRT_EV_GOOD,
+		       "a batch of four expiring on a slow EV is one loss on it, not four (the EV stays GOOD)");
+		ev_init(&evs, 2, MRT_EV_RR);
+		rack_pdc(&snd, rack, &rx);
+		snd.rto.srtt8 = 8 * 10000;
+		snd.rto.rttvar4 = 0;
+		rack[1] = (struct mrt_ev_rack){ .sent_ns = t2 - 1, .rtt_ns = 12000 * us,
+						.first = true };
+		rack_send(&snd, &d, &cfg, 1, t2 + 50000 * us);
+		mrt_snd_timer(&snd, &d, t2 + 50000 * us + 20000 * us, true, &cfg, &eng_ops, NULL,
+			      &tr);
+		tap_ok(tr.expired == 1 && !tr.slow && evs.ev[1].state == MRT_EV_ASSUMED_BAD,
+		       "an RTO on an EV whose only answer predates the wait before the packet left: no evidence of slowness, ASSUMED_BAD");
 	}
 }
 
