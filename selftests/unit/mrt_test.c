@@ -1561,6 +1561,20 @@ static void rack_pdc(struct mrt_snd *snd, struct mrt_ev_rack *rack, struct mrt_r
 	mrt_rx_init(rx, 0, 64, eng_rx_bits);
 }
 
+/* As rack_pdc(), with a fresh set of 2 EVs and an RTO of 20 ms (a
+ * smoothed RTT of 10 ms, no variation, over a 10 ms floor); EV 1 last
+ * answered in 12 ms, at t: a slow path.
+ */
+static void rto_pdc(struct mrt_snd *snd, struct mrt_ev_rack *rack, struct mrt_rx *rx,
+		    struct mrt_evset *evs, u64 t)
+{
+	ev_init(evs, 2, MRT_EV_RR);
+	rack_pdc(snd, rack, rx);
+	snd->rto.srtt8 = 8 * 10000;
+	snd->rto.rttvar4 = 0;
+	rack[1] = (struct mrt_ev_rack){ .sent_ns = t, .rtt_ns = 12000 * 1000, .first = true };
+}
+
 /* Loss detection that tolerates spraying (engine.h, struct mrt_ev_rack):
  * ordering evidence per EV or the page's gap, and time.
  */
@@ -1794,14 +1808,9 @@ static void t_engine_rack(void)
 		 * path answers well within the RTO: EV 1 took 12 ms, EV 0
 		 * 1 ms, the RTO is 20 ms
 		 */
-		ev_init(&evs, 2, MRT_EV_RR);
 		nscc_init(&cc, &np, 4096, 0);
-		rack_pdc(&snd, rack, &rx);
-		snd.rto.srtt8 = 8 * 10000;
-		snd.rto.rttvar4 = 0;
+		rto_pdc(&snd, rack, &rx, &evs, t2 - 1);
 		rack[0] = (struct mrt_ev_rack){ .sent_ns = t2 - 1, .rtt_ns = 1000 * us,
-						.first = true };
-		rack[1] = (struct mrt_ev_rack){ .sent_ns = t2 - 1, .rtt_ns = 12000 * us,
 						.first = true };
 		rack_send(&snd, &d, &cfg, 1, t2);
 		mrt_snd_timer(&snd, &d, t2 + 20000 * us, true, &cfg, &eng_ops, NULL, &tr);
@@ -1813,10 +1822,7 @@ static void t_engine_rack(void)
 		mrt_snd_timer(&snd, &d, t2 + 40000 * us, true, &cfg, &eng_ops, NULL, &tr);
 		tap_ok(tr.expired == 1 && !tr.slow && evs.ev[0].state == MRT_EV_ASSUMED_BAD,
 		       "an RTO on an EV that answered in 1 ms: evidence that the path loses packets, ASSUMED_BAD");
-		ev_init(&evs, 2, MRT_EV_RR);
-		rack_pdc(&snd, rack, &rx);
-		snd.rto.srtt8 = 8 * 10000;
-		snd.rto.rttvar4 = 0;
+		rto_pdc(&snd, rack, &rx, &evs, t2 - 1);
 		rack_send(&snd, &d, &cfg, 1, t2);
 		rack[1] = (struct mrt_ev_rack){ .sent_ns = t2 + 1, .rtt_ns = 12000 * us };
 		mrt_snd_timer(&snd, &d, t2 + 20000 * us, true, &cfg, &eng_ops, NULL, &tr);
@@ -1827,12 +1833,7 @@ static void t_engine_rack(void)
 		 * (ev_bad_losses 3 here), the EV still GOOD; evidence older
 		 * than the wait before the packet left is none: lossy
 		 */
-		ev_init(&evs, 2, MRT_EV_RR);
-		rack_pdc(&snd, rack, &rx);
-		snd.rto.srtt8 = 8 * 10000;
-		snd.rto.rttvar4 = 0;
-		rack[1] = (struct mrt_ev_rack){ .sent_ns = t2 - 1, .rtt_ns = 12000 * us,
-						.first = true };
+		rto_pdc(&snd, rack, &rx, &evs, t2 - 1);
 		for (i = 0; i < 4; i++)
 			rack_send(&snd, &d, &cfg, 1, t2 + i);
 		mrt_snd_timer(&snd, &d, t2 + 20000 * us, true, &cfg, &eng_ops, NULL, &tr);
@@ -1841,12 +1842,7 @@ static void t_engine_rack(void)
 		tap_ok(ok && tr.expired == 3 && tr.slow == 3 && evs.ev[1].losses == 1 &&
 		       evs.ev[1].state == MRT_EV_GOOD,
 		       "a batch of four expiring on a slow EV is one loss on it, not four (the EV stays GOOD)");
-		ev_init(&evs, 2, MRT_EV_RR);
-		rack_pdc(&snd, rack, &rx);
-		snd.rto.srtt8 = 8 * 10000;
-		snd.rto.rttvar4 = 0;
-		rack[1] = (struct mrt_ev_rack){ .sent_ns = t2 - 1, .rtt_ns = 12000 * us,
-						.first = true };
+		rto_pdc(&snd, rack, &rx, &evs, t2 - 1);
 		rack_send(&snd, &d, &cfg, 1, t2 + 50000 * us);
 		mrt_snd_timer(&snd, &d, t2 + 50000 * us + 20000 * us, true, &cfg, &eng_ops, NULL,
 			      &tr);
