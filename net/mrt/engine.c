@@ -65,9 +65,23 @@ u64 mrt_snd_deadline(const struct mrt_snd *s, const struct mrt_slot *sl,
 	return sl->sent_ns + rto * NSEC_PER_USEC;
 }
 
+/* What the PDC's RTTs make late: the smoothed RTT and four times its
+ * variation (the RTO without its floor), ns.
+ */
+static u64 mrt_snd_late_ns(const struct mrt_snd *s)
+{
+	return (u64)(s->rto.srtt8 / 8 + s->rto.rttvar4) * NSEC_PER_USEC;
+}
+
+/* EV ev's RACK state, if anything has been acknowledged on it. */
+static struct mrt_ev_rack *mrt_snd_rack(const struct mrt_snd *s, u16 ev)
+{
+	return ev < s->rack_n && s->rack[ev].sent_ns ? &s->rack[ev] : NULL;
+}
+
 u64 mrt_snd_reo_ns(const struct mrt_snd *s, const struct mrt_snd_cfg *c)
 {
-	u64 cap = (u64)(s->rto.srtt8 / 8 + s->rto.rttvar4) * NSEC_PER_USEC;
+	u64 cap = mrt_snd_late_ns(s);
 	u64 w = div_u64(s->rtt_min_ns * c->rack_reo_wnd_thou, 1000);
 
 	w = max(w, s->reo_learnt_ns);
@@ -201,32 +215,28 @@ static void mrt_acked(void *ctx, u32 psn)
 static bool mrt_rack_lost(struct mrt_ack_ctx *c, const struct mrt_slot *sl,
 			  u32 psn, bool beyond)
 {
-	const struct mrt_ev_rack *r = NULL;
-	const struct mrt_rto *rto = &c->s->rto;
+	const struct mrt_ev_rack *r = mrt_snd_rack(c->s, sl->ev);
 	u64 rtt, due;
 
-	if (sl->ev < c->s->rack_n && c->s->rack[sl->ev].sent_ns)
-		r = &c->s->rack[sl->ev];
 	/* ordering on its EV: a later transmission on it acknowledged; time:
 	 * out for longer than that one's RTT and the window
 	 */
-	/* past its RTO the packet is the timer's: an expiry, counted once */
-	if ((s64)(c->now - mrt_snd_deadline(c->s, sl, c->rto_us, c->cfg)) >= 0)
-		return false;
 	if (r && mrt_rack_before(sl, psn, r)) {
 		rtt = r->rtt_ns;
 	} else if (beyond) {
 		/* ordering across EVs, the gap: then out for longer than
-		 * what the PDC's RTTs make late (the smoothed RTT and four
-		 * times its variation, as the RTO without its floor), or its
-		 * EV's last RTT if more, and the window
+		 * what the PDC's RTTs make late, or its EV's last RTT if
+		 * more, and the window
 		 */
-		rtt = (u64)(rto->srtt8 / 8 + rto->rttvar4) * NSEC_PER_USEC;
+		rtt = mrt_snd_late_ns(c->s);
 		if (r)
 			rtt = max_t(u64, rtt, r->rtt_ns);
 	} else {
 		return false;
 	}
+	/* past its RTO the packet is the timer's: an expiry, counted once */
+	if ((s64)(c->now - mrt_snd_deadline(c->s, sl, c->rto_us, c->cfg)) >= 0)
+		return false;
 	due = sl->sent_ns + rtt + c->reo_ns;
 	if ((s64)(c->now - due) >= 0)
 		return true;
@@ -540,12 +550,10 @@ enum mrt_snd_nack_verdict mrt_snd_nack(struct mrt_snd *s,
 static bool mrt_rto_lossy(const struct mrt_snd *s, const struct mrt_snd_dest *d,
 			  const struct mrt_slot *sl, u32 psn, u64 wait_ns)
 {
-	const struct mrt_ev_rack *r;
+	const struct mrt_ev_rack *r = mrt_snd_rack(s, sl->ev);
 
-	if (sl->ev >= s->rack_n || !s->rack[sl->ev].sent_ns ||
-	    !d->evs->p.bad_losses)
+	if (!r || !d->evs->p.bad_losses)
 		return true;
-	r = &s->rack[sl->ev];
 	if ((s64)(sl->sent_ns - r->sent_ns) > (s64)wait_ns)
 		return true;
 	return mrt_rack_before(sl, psn, r) || (u64)r->rtt_ns * 2 < wait_ns;
